@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Fetch linux-source-$BASE, record its exact version and checksum, and commit the
+# pristine tree into a git repository at $CACHE/linux-$BASE (tag "base").
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_tool git
+need_disk "$CACHE" 5
+pkg=linux-source-$BASE
+dl=$CACHE/dl
+repo=$CACHE/linux-$BASE
+mkdir -p "$dl"
+
+if [ "$BASE" = 6.12 ]; then
+	# The backport base is the host's own package.
+	apt() { "$@"; }
+	cd "$dl"
+else
+	need_sid_root
+	apt() { chroot "$ROOT" sh -c "cd '$dl' && $*"; }
+	mount_same "$dl"
+fi
+
+ver=$(apt apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2; exit }') || true
+[ -n "$ver" ] || die "the mirror serves no $pkg package (apt-cache show $pkg found nothing)"
+deb=$(ls "$dl/${pkg}_${ver}_"*.deb 2>/dev/null | head -n1) || true
+if [ -z "$deb" ]; then
+	note "downloading $pkg $ver"
+	apt apt-get download -q "$pkg=$ver" >/dev/null || die "apt-get download $pkg=$ver failed"
+	deb=$(ls "$dl/${pkg}_${ver}_"*.deb | head -n1)
+fi
+
+sum=$(sha256sum "$deb" | cut -d' ' -f1)
+old=$(cat "$CACHE/base-$BASE.sha256" 2>/dev/null || true)
+if [ -n "$old" ] && [ "$old" != "$sum" ]; then
+	note "base changed: $(cat "$CACHE/base-$BASE.version") ($old) -> $ver ($sum)"
+	rm -rf "$repo"
+fi
+
+if [ ! -e "$repo/.git/base-done" ] || [ "$(cat "$repo/.git/base-done")" != "$sum" ]; then
+	note "extracting $pkg $ver"
+	rm -rf "$repo" "$repo.tmp"
+	mkdir -p "$repo.tmp"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO --wildcards "./usr/src/$pkg.tar.*" | tar -xJ -C "$repo.tmp" ||
+		die "could not extract the kernel tarball from $deb"
+	mv "$repo.tmp/$pkg" "$repo"
+	rmdir "$repo.tmp"
+	cd "$repo"
+	git init -q
+	git config user.name "base"
+	git config user.email "base@localhost"
+	git config gc.auto 0
+	# Debian's .gitignore ignores the whole top level ("/*"): force.
+	git add -f -A
+	git commit -q -m "Linux $ver (Debian $pkg)"
+	git tag -f base >/dev/null
+	echo "$sum" >.git/base-done
+fi
+echo "$sum" >"$CACHE/base-$BASE.sha256"
+echo "$pkg $ver sha256:$sum" >"$CACHE/base-$BASE.version"
+echo "base: $(cat "$CACHE/base-$BASE.version")"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Build the kernel in $CACHE/linux-$BASE (whatever is checked out there) out of
+# tree, incrementally, with the sid root's compiler. Prints the build dir.
+# BTT_KCC=llvm builds with clang (LLVM=1) instead of gcc.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_sid_root
+src=$CACHE/linux-$BASE
+kcc=${BTT_KCC:-gcc}
+out=$CACHE/kbuild-$BASE-$kcc
+frag=$TOP/config/x86_64.config
+[ -d "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
+need_disk "$CACHE" 3
+mkdir -p "$out"
+mount_same "$src"
+mount_same "$out"
+mount_same "$TOP"
+llvm=
+[ "$kcc" = llvm ] && llvm="LLVM=1"
+mk="make -s -C $src O=$out $llvm"
+
+# Regenerate .config only when the fragment or the compiler changed.
+stamp=$( (cat "$frag"; echo "$kcc") | sha256sum | cut -c1-16)
+if [ "$(cat "$out/.frag-stamp" 2>/dev/null)" != "$stamp" ]; then
+	note "configuring $out"
+	in_root "$src" "$mk tinyconfig >/dev/null && \
+		KCONFIG_CONFIG=$out/.config scripts/kconfig/merge_config.sh -m -O $out $out/.config $frag >/dev/null && \
+		$mk olddefconfig >/dev/null"
+	# Every option the fragment asks for must have survived olddefconfig.
+	bad=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r l; do
+		v=${l#*=}; k=${l%%=*}
+		case $v in
+		n) grep -q "^$k=" "$out/.config" && echo "$l" ;;
+		*) grep -qxF "$l" "$out/.config" || echo "$l" ;;
+		esac
+	done)
+	[ -z "$bad" ] || die "config options not satisfied in $out/.config:
+$bad"
+	echo "$stamp" >"$out/.frag-stamp"
+fi
+note "building kernel ($kcc) in $out"
+in_root "$src" "$mk -j$JOBS bzImage modules" >"$out/build.log" 2>&1 ||
+	{ tail -n 30 "$out/build.log" >&2; die "kernel build failed, see $out/build.log"; }
+echo "$out"

@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# Common settings for the harness scripts. Sourced, never run.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Caches live outside the checkout; BTT_CACHE overrides the location.
+CACHE=${BTT_CACHE:-/var/cache/btf-type-tags}
+ROOT=${BTT_ROOT:-$CACHE/sid}
+# The base kernel: "7.2" (sid's linux-source-7.2) or "6.12" (the host's).
+BASE=${BTT_BASE:-7.2}
+JOBS=${BTT_JOBS:-$(nproc)}
+
+die() { echo "error: $*" >&2; exit 1; }
+note() { echo "== $*" >&2; }
+
+need_root() { [ "$(id -u)" = 0 ] || die "must run as root (debootstrap, chroot and bind mounts need it)"; }
+
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 || die "missing tool '$1'${2:+ ($2)}"
+}
+
+# need_disk DIR GiB: fail early rather than in the middle of a build.
+need_disk() {
+	local dir=$1 want=$2 have
+	mkdir -p "$dir"
+	have=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+	[ "$have" -ge "$want" ] || die "need ${want} GiB free under $dir, have ${have} GiB"
+}
+
+need_sid_root() {
+	[ -x "$ROOT/usr/bin/bpf-gcc" ] || [ -x "$ROOT/usr/bin/bpf-unknown-none-gcc" ] ||
+		die "no sid root with bpf-gcc at $ROOT; run scripts/toolchain.sh first"
+}
+
+# in_root DIR CMD...: run CMD inside the sid root with DIR bind-mounted at the same path.
+in_root() {
+	local dir=$1; shift
+	mount_same "$dir"
+	chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+		CCACHE_DIR="$CACHE/ccache" sh -c "cd '$dir' && $*"
+}
+
+# mount_same DIR: bind DIR into the root at the same path, once.
+mount_same() {
+	local dir=$1
+	mkdir -p "$ROOT$dir"
+	mountpoint -q "$ROOT$dir" || mount --bind "$dir" "$ROOT$dir"
+	mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
+	mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"
+}
+
+# Stage timing: stage NAME starts a stage and closes the previous one.
+STAGE_FILE=${STAGE_FILE:-}
+stage() {
+	local now; now=$(date +%s)
+	if [ -n "${STAGE_NAME:-}" ] && [ -n "$STAGE_FILE" ]; then
+		printf '%-10s %5ss\n' "$STAGE_NAME" $((now - STAGE_T0)) >>"$STAGE_FILE"
+	fi
+	STAGE_NAME=${1:-}; STAGE_T0=$now
+	[ -z "$STAGE_NAME" ] || note "stage: $STAGE_NAME"
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Summarize a VM run: per-flavour table, kernel log problems, final count line.
+
+Usage: report.py VM_DIR CONFIG_DIR QEMU_STATUS. Exits 1 on any failed test,
+missing result, kernel oops/BUG/WARN/KASAN/UBSAN report or guest timeout.
+"""
+import re
+import sys
+from pathlib import Path
+
+LINE = re.compile(r"^#(\d+)(?:/(\d+))?\s+(.*):(OK|FAIL|SKIP)\b")
+BAD_KERNEL = re.compile(r'(Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|'
+                        r'general protection fault|Call Trace:)')
+
+
+def parse(log):
+    """Leaf results of one test_progs run: {name: verdict}."""
+    tests, subs = {}, {}
+    for line in log.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        name, verdict = m.group(3), m.group(4)
+        (subs if m.group(2) else tests)[name] = verdict
+    leaves = dict(subs)
+    for name, verdict in tests.items():
+        if not any(s.startswith(name + '/') for s in subs):
+            leaves[name] = verdict
+        elif verdict == 'FAIL' and not any(
+                subs[s] == 'FAIL' for s in subs if s.startswith(name + '/')):
+            leaves[name] = 'FAIL'   # failed outside its subtests
+    return leaves
+
+
+def denied(path):
+    out = []
+    for line in Path(path).read_text().splitlines():
+        entry, _, reason = line.partition('#')
+        if entry.strip():
+            out.append((entry.strip(), reason.strip()))
+    return out
+
+
+def main():
+    vm, cfg, qemu_rc = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+    total = {'OK': 0, 'FAIL': 0, 'SKIP': 0}
+    problems = []
+    if qemu_rc == 124:
+        problems.append('guest timeout')
+    console = (vm / 'console.log').read_text(errors='replace') \
+        if (vm / 'console.log').exists() else ''
+    bad = [ln for ln in console.splitlines() if BAD_KERNEL.search(ln)]
+    if bad:
+        problems.append('kernel reported: ' + bad[0].strip())
+    for line in (vm / 'plan').read_text().splitlines():
+        flavour = line.split()[0]
+        log = vm / f'{flavour}.log'
+        if not log.exists():
+            problems.append(f'{flavour}: no results (guest did not run it)')
+            continue
+        leaves = parse(log.read_text(errors='replace'))
+        per_test = {}
+        for name, verdict in leaves.items():
+            row = per_test.setdefault(name.split('/')[0], {'OK': 0, 'FAIL': 0, 'SKIP': 0})
+            row[verdict] += 1
+            total[verdict] += 1
+        print(f'\nflavour {flavour}:')
+        print(f'  {"test":<24} {"pass":>5} {"fail":>5} {"skip":>5}')
+        for name, row in sorted(per_test.items()):
+            print(f'  {name:<24} {row["OK"]:>5} {row["FAIL"]:>5} {row["SKIP"]:>5}')
+        for name, verdict in sorted(leaves.items()):
+            if verdict == 'FAIL':
+                print(f'  FAIL {name}')
+        deny = vm / f'deny.{flavour}'
+        for entry, reason in denied(deny) if deny.exists() else []:
+            print(f'  denylisted {entry}: {reason}')
+        rc = (vm / f'{flavour}.rc').read_text().strip() \
+            if (vm / f'{flavour}.rc').exists() else 'missing'
+        if not leaves:
+            problems.append(f'{flavour}: test_progs printed no results (rc {rc})')
+        elif rc != '0' and not any(v == 'FAIL' for v in leaves.values()):
+            problems.append(f'{flavour}: test_progs exited {rc}')
+    for p in problems:
+        print(f'problem: {p}')
+    if problems:
+        print(f'console log: {vm / "console.log"}')
+    print(f'{total["OK"]} passed, {total["FAIL"] + len(problems)} failed, '
+          f'{total["SKIP"]} skipped')
+    return 1 if total['FAIL'] or problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Build the selftests subset (config/selftests.list) against a built kernel, in
+# two flavours: test_progs (Clang objects) and test_progs-bpf_gcc (GCC objects).
+# Usage: stbuild.sh KBUILD_DIR. Prints the output dir.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_sid_root
+kb=${1:?usage: stbuild.sh KBUILD_DIR}
+[ -f "$kb/vmlinux" ] || die "no vmlinux in $kb; build the kernel first"
+src=$CACHE/linux-$BASE
+copy=$CACHE/st-$BASE/src
+out=$kb/selftests
+st=$copy/tools/testing/selftests/bpf
+need_disk "$CACHE" 3
+mkdir -p "$copy" "$out"
+
+# The selftests write generated files into their source: build in a copy.
+rsync -a --exclude=/.git "$src/" "$copy/"
+
+# Keep the subset's prog_tests and the progs they use; drop the rest.
+mapfile -t tests < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/config/selftests.list")
+keep=$(mktemp)
+for t in "${tests[@]}"; do
+	f=$st/prog_tests/$t.c
+	[ -f "$f" ] || die "selftest '$t' in config/selftests.list has no prog_tests/$t.c"
+	echo "prog_tests/$t.c" >>"$keep"
+	grep -ohE '[A-Za-z0-9_]+\.skel\.h|"[A-Za-z0-9_]+\.bpf\.o"' "$f" |
+		sed -E 's/"//g; s/\.skel\.h$|\.bpf\.o$//; s|^|progs/|; s|$|.c|' >>"$keep"
+done
+# Programs that #include another program's .c file need that one too.
+for p in $(sort -u "$keep" | grep '^progs/'); do
+	[ -f "$st/$p" ] || die "$p, used by the subset, does not exist"
+	{ grep -ohE '#include "[A-Za-z0-9_]+\.c"' "$st/$p" || true; } |
+		sed -E 's/#include "(.*)"/progs\/\1/' >>"$keep"
+done
+(cd "$st" && ls prog_tests/*.c progs/*.c) | { grep -vxF -f <(sort -u "$keep") || true; } |
+	(cd "$st" && xargs -r rm -f)
+rm -f "$keep"
+
+mount_same "$copy"
+mount_same "$kb"
+note "building selftests in $out"
+in_root "$st" "make O=$kb OUTPUT=$out LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= LINKED_SKELS= \
+	BPF_GCC=bpf-gcc -j$JOBS test_progs test_progs-bpf_gcc" >"$out/build.log" 2>&1 ||
+	{ grep -E 'error|Error' "$out/build.log" | head -n 20 >&2; die "selftests build failed, see $out/build.log"; }
+echo "$out"
