@@ -37,7 +37,7 @@ if [ -n "$old" ] && [ "$old" != "$sum" ]; then
 	rm -rf "$repo"
 fi
 
-if [ ! -e "$repo/.git/base-done" ] || [ "$(cat "$repo/.git/base-done")" != "$sum" ]; then
+if [ ! -e "$repo/.git/base-done" ] || [ "$(cat "$repo/.git/base-done")" != "$sum v2" ]; then
 	note "extracting $pkg $ver"
 	rm -rf "$repo" "$repo.tmp"
 	mkdir -p "$repo.tmp"
@@ -53,9 +53,10 @@ if [ ! -e "$repo/.git/base-done" ] || [ "$(cat "$repo/.git/base-done")" != "$sum
 	git config gc.auto 0
 	# Debian's .gitignore ignores the whole top level ("/*"): force.
 	git add -f -A
-	git commit -q -m "Linux $ver (Debian $pkg)"
+	# A fixed date makes the base commit id the same on every machine.
+	GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z git commit -q -m "Linux $ver (Debian $pkg)"
 	git tag -f base >/dev/null
-	echo "$sum" >.git/base-done
+	echo "$sum v2" >.git/base-done
 fi
 echo "$sum" >"$CACHE/base-$BASE.sha256"
 echo "$pkg $ver sha256:$sum" >"$CACHE/base-$BASE.version"

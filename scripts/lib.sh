@@ -23,8 +23,8 @@ need_tool() {
 need_disk() {
 	local dir=$1 want=$2 have
 	mkdir -p "$dir"
-	have=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
-	[ "$have" -ge "$want" ] || die "need ${want} GiB free under $dir, have ${have} GiB"
+	have=$(df -P -BM "$dir" | awk 'NR == 2 { sub("M", "", $4); print $4 }')
+	[ "$have" -ge $((want * 1024)) ] || die "need ${want} GiB free under $dir, have ${have} MiB"
 }
 
 need_sid_root() {
@@ -44,6 +44,11 @@ in_root() {
 mount_same() {
 	local dir=$1
 	mkdir -p "$ROOT$dir"
+	# A bind of a directory that was since replaced (a new base tree) is stale.
+	if mountpoint -q "$ROOT$dir" &&
+		[ "$(stat -c %d:%i "$dir")" != "$(stat -c %d:%i "$ROOT$dir" 2>/dev/null)" ]; then
+		umount -l "$ROOT$dir"
+	fi
 	mountpoint -q "$ROOT$dir" || mount --bind "$dir" "$ROOT$dir"
 	mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
 	mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"

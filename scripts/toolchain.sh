@@ -14,7 +14,8 @@ missing=
 command -v debootstrap >/dev/null || missing="$missing debootstrap"
 command -v qemu-system-x86_64 >/dev/null || missing="$missing qemu-system-x86"
 command -v rsync >/dev/null || missing="$missing rsync"
-if [ -n "$missing" ]; then
+# BTT_NO_HOST_INSTALL=1: report missing host tools instead of installing them.
+if [ -n "$missing" ] && [ -z "${BTT_NO_HOST_INSTALL:-}" ]; then
 	note "installing host packages:$missing"
 	need_tool apt-get "the host must be Debian-like"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null ||

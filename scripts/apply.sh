@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Check out branch "series" in the base tree: tag "base" plus every patch in
+# patches/series, applied with git am. BTT_PATCHES overrides the patch dir.
+. "$(dirname "$0")/lib.sh"
+
+need_tool git
+pdir=${BTT_PATCHES:-$TOP/patches}
+src=${BTT_TREE:-$CACHE/linux-$BASE}
+[ -d "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
+[ -f "$pdir/series" ] || die "no series file in $pdir"
+branch=${BTT_BRANCH:-series}
+cd "$src"
+gd=$(git rev-parse --git-dir)
+
+# Nothing to do when the same patches were applied to the same base already.
+stamp=$( (git rev-parse base; sed 's/#.*//' "$pdir/series" | while read -r p; do
+	[ -z "$p" ] || cat "$pdir/$p" 2>/dev/null || echo "missing $p"; done) | sha256sum | cut -c1-16)
+if [ "$(cat "$gd/series-stamp" 2>/dev/null)" = "$stamp" ] &&
+	[ "$(git symbolic-ref -q --short HEAD)" = "$branch" ] && git diff --quiet HEAD; then
+	echo "series: $(git rev-list --count base..HEAD) patches, unchanged"
+	exit 0
+fi
+rm -f "$gd/series-stamp"
+git am --abort >/dev/null 2>&1 || true
+git checkout -q -f -B "$branch" base
+n=0
+while read -r p; do
+	p=${p%%#*}; p=${p//[[:space:]]/}
+	[ -n "$p" ] || continue
+	[ -f "$pdir/$p" ] || die "patch $p listed in $pdir/series does not exist"
+	if ! out=$(git am -q --keep-cr "$pdir/$p" 2>&1); then
+		git am --abort >/dev/null 2>&1 || true
+		git checkout -q -f -B "$branch" base
+		die "patch $p does not apply to $(git log -1 --format=%s base):
+$out"
+	fi
+	n=$((n + 1))
+done <"$pdir/series"
+echo "$stamp" >"$gd/series-stamp"
+echo "series: $n patches applied on $(git log -1 --format=%s base)"

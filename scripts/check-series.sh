@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Check the series in patches/: the series file matches the patch files, the
+# cover letter is filled in, every patch applies (scripts/apply.sh), checkpatch
+# --strict is clean on every patch, and the kernel-path copies are identical.
+. "$(dirname "$0")/lib.sh"
+
+need_tool perl
+pd=$TOP/patches
+src=$CACHE/linux-$BASE
+listed=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pd/series")
+files=$(cd "$pd" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)
+[ "$listed" = "$files" ] || die "patches/series does not list exactly the patch files in patches/, in order"
+if [ -n "$files" ]; then
+	[ -f "$pd/0000-cover-letter.patch" ] || die "the series has no cover letter"
+	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$pd/0000-cover-letter.patch" ||
+		die "the cover letter is still git's template"
+fi
+"$TOP/scripts/apply.sh"
+bad=0
+for p in $files; do
+	if ! out=$(cd "$src" && perl scripts/checkpatch.pl --strict --quiet --no-summary "$pd/$p" 2>&1); then
+		echo "checkpatch --strict: $p"; echo "$out"; bad=1
+	fi
+done
+[ "$bad" = 0 ] || die "checkpatch found problems"
+echo "checkpatch --strict: $(echo "$files" | grep -c . || true) patches clean"
+"$TOP/scripts/copies.sh" check "$src"

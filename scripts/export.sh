@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Export an editing tree (scripts/worktree.sh) back into patches/: format-patch
+# output with a cover letter from the branch description, the series file, and
+# the generated copies of the files the series adds under the kernel paths.
+# Usage: export.sh [DIR] (default $CACHE/edit-$BASE).
+. "$(dirname "$0")/lib.sh"
+
+need_tool git
+dir=${1:-$CACHE/edit-$BASE}
+pd=$TOP/patches
+[ -e "$dir/.git" ] || die "no editing tree at $dir; run scripts/worktree.sh"
+git -C "$dir" diff --quiet HEAD || die "$dir has uncommitted changes; commit them first"
+n=$(git -C "$dir" rev-list --count base..HEAD)
+mkdir -p "$pd"
+rm -f "$pd"/*.patch
+if [ "$n" -gt 0 ]; then
+	git -C "$dir" config branch.edit.description >/dev/null ||
+		die "no cover letter: set it with git -C $dir branch --edit-description"
+	git -C "$dir" format-patch -q --zero-commit --no-signature --cover-letter \
+		--cover-from-description=subject --subject-prefix="PATCH bpf-next" \
+		-o "$pd" base..HEAD
+fi
+{
+	echo "# Apply in this order with git am, on top of Linux $BASE ($(cat "$CACHE/base-$BASE.version" 2>/dev/null || echo unknown))."
+	(cd "$pd" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)
+} >"$pd/series"
+"$TOP/scripts/copies.sh" write "$dir"
+echo "exported $n patches to $pd"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The test command: harness checks, series checks (apply, checkpatch, copies),
+# then the main job. Ends with one line "N passed, N failed, N skipped".
+. "$(dirname "$0")/lib.sh"
+
+need_root
+s=$TOP/scripts
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+pass=0 fail=0
+
+"$s/toolchain.sh" >/dev/null
+"$s/base.sh"
+rc=0; "$s/test-harness.sh" | tee "$log" || rc=$?
+pass=$(grep -c '^ok - ' "$log" || true)
+fail=$(grep -c '^FAIL - ' "$log" || true)
+[ "$rc" = 0 ] || [ "$fail" -gt 0 ] || fail=1
+if "$s/check-series.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+
+rc=0; "$s/run.sh" | tee "$log" || rc=$?
+last=$(tail -n 1 "$log")
+read -r vp vf vs < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' <<<"$last")
+[ -n "${vp:-}" ] || { vp=0 vf=1 vs=0; echo "the main job printed no result line"; }
+[ "$rc" = 0 ] || [ "$vf" -gt 0 ] || vf=1
+echo "$((pass + vp)) passed, $((fail + vf)) failed, $vs skipped"
+[ $((fail + vf)) = 0 ]
