@@ -6,7 +6,7 @@
 need_tool git
 pdir=${BTT_PATCHES:-$TOP/patches}
 src=${BTT_TREE:-$CACHE/linux-$BASE}
-[ -d "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
+[ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
 [ -f "$pdir/series" ] || die "no series file in $pdir"
 branch=${BTT_BRANCH:-series}
 cd "$src"
