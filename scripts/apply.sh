@@ -13,8 +13,9 @@ cd "$src"
 gd=$(git rev-parse --git-dir)
 
 # Nothing to do when the same patches were applied to the same base already.
-stamp=$( (git rev-parse base; sed 's/#.*//' "$pdir/series" | while read -r p; do
-	[ -z "$p" ] || cat "$pdir/$p" 2>/dev/null || echo "missing $p"; done) | sha256sum | cut -c1-16)
+mapfile -t patches < <(list_file "$pdir/series")
+stamp=$( (git rev-parse base; for p in "${patches[@]}"; do
+	cat "$pdir/$p" 2>/dev/null || echo "missing $p"; done) | sha256sum | cut -c1-16)
 if [ "$(cat "$gd/series-stamp" 2>/dev/null)" = "$stamp" ] &&
 	[ "$(git symbolic-ref -q --short HEAD)" = "$branch" ] && git diff --quiet HEAD; then
 	echo "series: $(git rev-list --count base..HEAD) patches, unchanged"
@@ -24,9 +25,7 @@ rm -f "$gd/series-stamp"
 git am --abort >/dev/null 2>&1 || true
 git checkout -q -f -B "$branch" base
 n=0
-while read -r p; do
-	p=${p%%#*}; p=${p//[[:space:]]/}
-	[ -n "$p" ] || continue
+for p in "${patches[@]}"; do
 	[ -f "$pdir/$p" ] || die "patch $p listed in $pdir/series does not exist"
 	if ! out=$(git am -q --keep-cr "$pdir/$p" 2>&1); then
 		git am --abort >/dev/null 2>&1 || true
@@ -35,6 +34,6 @@ while read -r p; do
 $out"
 	fi
 	n=$((n + 1))
-done <"$pdir/series"
+done
 echo "$stamp" >"$gd/series-stamp"
 echo "series: $n patches applied on $(git log -1 --format=%s base)"

@@ -7,8 +7,8 @@
 need_tool perl
 pd=$TOP/patches
 src=$CACHE/linux-$BASE
-listed=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pd/series")
-files=$(cd "$pd" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)
+listed=$(list_file "$pd/series")
+files=$(patch_files "$pd")
 [ "$listed" = "$files" ] || die "patches/series does not list exactly the patch files in patches/, in order"
 if [ -n "$files" ]; then
 	[ -f "$pd/0000-cover-letter.patch" ] || die "the series has no cover letter"

@@ -22,7 +22,7 @@ if [ "$n" -gt 0 ]; then
 fi
 {
 	echo "# Apply in this order with git am, on top of Linux $BASE ($(cat "$CACHE/base-$BASE.version" 2>/dev/null || echo unknown))."
-	(cd "$pd" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)
+	patch_files "$pd"
 } >"$pd/series"
 "$TOP/scripts/copies.sh" write "$dir"
 echo "exported $n patches to $pd"

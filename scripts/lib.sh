@@ -54,6 +54,14 @@ mount_same() {
 	mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"
 }
 
+# list_file FILE: the entries of a list file, without comments and blank lines.
+list_file() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"; }
+
+# patch_files DIR: the numbered patches in DIR, without the cover letter.
+patch_files() {
+	(cd "$1" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)
+}
+
 # Stage timing: stage NAME starts a stage and closes the previous one.
 STAGE_FILE=${STAGE_FILE:-}
 stage() {

@@ -19,7 +19,7 @@ mkdir -p "$copy" "$out"
 rsync -a --exclude=/.git "$src/" "$copy/"
 
 # Keep the subset's prog_tests and the progs they use; drop the rest.
-mapfile -t tests < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/config/selftests.list")
+mapfile -t tests < <(list_file "$TOP/config/selftests.list")
 keep=$(mktemp)
 for t in "${tests[@]}"; do
 	f=$st/prog_tests/$t.c

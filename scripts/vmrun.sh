@@ -18,7 +18,7 @@ rm -rf "$v"
 mkdir -p "$v"
 
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/config/selftests.list" >"$v/allow"
+list_file "$TOP/config/selftests.list" >"$v/allow"
 cp "$TOP/config/DENYLIST" "$v/deny.clang"
 cat "$TOP/config/DENYLIST" "$TOP/config/DENYLIST.bpf_gcc" >"$v/deny.gcc"
 printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$v/plan"
