@@ -25,7 +25,7 @@ for t in "${tests[@]}"; do
 	f=$st/prog_tests/$t.c
 	[ -f "$f" ] || die "selftest '$t' in config/selftests.list has no prog_tests/$t.c"
 	echo "prog_tests/$t.c" >>"$keep"
-	grep -ohE '[A-Za-z0-9_]+\.skel\.h|"[A-Za-z0-9_]+\.bpf\.o"' "$f" |
+	{ grep -ohE '[A-Za-z0-9_]+\.skel\.h|"[A-Za-z0-9_]+\.bpf\.o"' "$f" || true; } |
 		sed -E 's/"//g; s/\.skel\.h$|\.bpf\.o$//; s|^|progs/|; s|$|.c|' >>"$keep"
 done
 # Programs that #include another program's .c file need that one too.

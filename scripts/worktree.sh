@@ -14,6 +14,12 @@ if [ -e "$dir" ]; then
 	exit 0
 fi
 git -C "$src" worktree add -q -f -B edit "$dir" base
+# Commits made here carry the project's git identity, not the base tree's.
+git -C "$src" config extensions.worktreeConfig true
+for k in user.name user.email; do
+	v=$(git -C "$TOP" config "$k") || die "no git $k configured for $TOP"
+	git -C "$dir" config --worktree "$k" "$v"
+done
 BTT_TREE=$dir BTT_BRANCH=edit "$TOP/scripts/apply.sh" >/dev/null
 # The cover letter travels as the branch description.
 cover=$TOP/patches/0000-cover-letter.patch
