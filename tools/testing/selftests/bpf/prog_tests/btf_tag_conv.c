@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Type tag chains in both BTF type tag conventions, from raw BTF. */
+#include <test_progs.h>
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
+#ifndef BTF_FLAG_TYPE_TAG_ATTR
+#define BTF_FLAG_TYPE_TAG_ATTR (1 << 0)
+#endif
+
+enum expect {
+	DATA,		/* the member is plain data */
+	SPECIAL,	/* the member is a kptr or a special field */
+	LOAD_FAIL,	/* BPF_BTF_LOAD fails, the log has @msg */
+	MAP_FAIL,	/* the map cannot be created */
+};
+
+struct tag_case {
+	const char *name;
+	/* The member's chain, outermost first, separated by '>':
+	 *   T:x  TYPE_TAG x     A:x  TYPE_TAG x with kind_flag (attribute)
+	 *   P    PTR            C    CONST        V  VOLATILE
+	 *   R    RESTRICT       D    TYPEDEF      I  int
+	 *   S    struct task_struct (kernel type)
+	 *   L    struct bpf_spin_lock             N  struct holding kptr
+	 */
+	const char *chain;
+	enum expect pointee, attr;
+	const char *msg;	/* for LOAD_FAIL */
+};
+
+#define NOT_PTR "annotates STRUCT, not a pointer (attribute convention)"
+#define NOT_MEM "annotates a pointer, not the memory it points to (attribute convention)"
+#define CONFLICT "conflicts with type tag"
+
+static const struct tag_case cases[] = {
+	/* The pointee convention's idiom: struct task_struct __kptr *p */
+	{ "ptr_tag", "P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	{ "ptr_tag_ref", "P>T:kptr>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	/* The attribute convention's idiom: struct task_struct * __kptr p */
+	{ "tag_ptr", "T:kptr_untrusted>P>S", SPECIAL, SPECIAL },
+	{ "tag_ptr_ref", "T:kptr>P>S", SPECIAL, SPECIAL },
+	/* Qualified pointers */
+	{ "const_ptr_tag", "C>P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	{ "volatile_ptr_tag", "V>P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	{ "const_volatile_ptr_tag", "V>C>P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	{ "tag_const_ptr", "T:kptr_untrusted>C>P>S", SPECIAL, SPECIAL },
+	{ "const_tag_ptr", "C>T:kptr_untrusted>P>S", SPECIAL, SPECIAL },
+	{ "tag_restrict_ptr", "T:kptr_untrusted>R>P>S", SPECIAL, SPECIAL },
+	{ "ptr_const_tag", "P>C>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	/* Typedefs: Clang 23's typedef of a tagged pointer, and a typedef of
+	 * a pointer to a tagged struct (all compilers).
+	 */
+	{ "typedef_tag_ptr", "D>T:kptr_untrusted>P>S", SPECIAL, SPECIAL },
+	{ "typedef_ptr_tag", "D>P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	{ "tag_typedef_ptr", "T:kptr_untrusted>D>P>S", SPECIAL, SPECIAL },
+	/* The same tag on both sides */
+	{ "tag_ptr_tag_same", "T:kptr_untrusted>P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL,
+	  NOT_PTR },
+	/* Conflicts */
+	{ "tag_ptr_tag_conflict", "T:kptr_untrusted>P>T:kptr>S", MAP_FAIL, LOAD_FAIL, NOT_PTR },
+	{ "tag_tag_ptr_conflict", "T:kptr_untrusted>T:kptr>P>S", MAP_FAIL, LOAD_FAIL, CONFLICT },
+	{ "ptr_tag_tag_conflict", "P>T:kptr_untrusted>T:kptr>S", MAP_FAIL, LOAD_FAIL, NOT_PTR },
+	/* Unknown tags and attributes (kind_flag) never count */
+	{ "unknown_tag_ptr", "T:foo>P>S", DATA, DATA },
+	{ "ptr_unknown_tag", "P>T:foo>S", DATA, DATA },
+	{ "ptr_unknown_tag_kptr", "P>T:foo>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	{ "attr_ptr", "A:kptr_untrusted>P>S", DATA, DATA },
+	{ "ptr_attr", "P>A:kptr_untrusted>S", DATA, DATA },
+	/* Pointee-memory tags on a plain pointer member */
+	{ "ptr_user", "P>T:user>I", DATA, DATA },
+	{ "ptr_percpu", "P>T:percpu>I", DATA, DATA },
+	{ "ptr_rcu", "P>T:rcu>S", DATA, DATA },
+	{ "user_ptr", "T:user>P>I", DATA, LOAD_FAIL, NOT_MEM },
+	{ "rcu_typedef_ptr", "T:rcu>D>P>S", DATA, LOAD_FAIL, NOT_MEM },
+	{ "ptr_user_ptr_user", "P>T:user>P>T:user>I", DATA, DATA },
+	/* A pointer property on the inner pointer of a pointer to pointer */
+	{ "ptr_tag_ptr", "P>T:kptr_untrusted>P>S", MAP_FAIL, DATA },
+	/* Non-pointer tags never change what a field is */
+	{ "tag_int", "T:foo>I", DATA, DATA },
+	{ "const_tag_int", "C>T:foo>I", DATA, DATA },
+	{ "user_int", "T:user>I", DATA, DATA },
+	{ "kptr_int", "T:kptr>I", DATA, LOAD_FAIL, "annotates INT, not a pointer" },
+	{ "tag_spin_lock", "T:foo>L", SPECIAL, SPECIAL },
+	{ "tag_tag_spin_lock", "T:foo>T:bar>L", SPECIAL, SPECIAL },
+	{ "attr_spin_lock", "A:foo>L", SPECIAL, SPECIAL },
+	{ "tag_nested_kptr", "T:foo>N", SPECIAL, SPECIAL },
+};
+
+/* Add the chain @s (outermost first) and return the outermost type id. */
+static int add_chain(struct btf *btf, const char *s, int ts, int lock, int nested,
+		     int int_id)
+{
+	char buf[128], *tok[16], *save = NULL, *p;
+	int n = 0, id = -1, i;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (p = strtok_r(buf, ">", &save); p && n < 16; p = strtok_r(NULL, ">", &save))
+		tok[n++] = p;
+	for (i = n - 1; i >= 0; i--) {
+		p = tok[i];
+		switch (p[0]) {
+		case 'T': id = btf__add_type_tag(btf, p + 2, id); break;
+		case 'A': id = btf__add_type_attr(btf, p + 2, id); break;
+		case 'P': id = btf__add_ptr(btf, id); break;
+		case 'C': id = btf__add_const(btf, id); break;
+		case 'V': id = btf__add_volatile(btf, id); break;
+		case 'R': id = btf__add_restrict(btf, id); break;
+		case 'D': id = btf__add_typedef(btf, "td_t", id); break;
+		case 'I': id = int_id; break;
+		case 'S': id = ts; break;
+		case 'L': id = lock; break;
+		case 'N': id = nested; break;
+		default: return -EINVAL;
+		}
+		if (id < 0)
+			return id;
+	}
+	return id;
+}
+
+/* Build a value struct { <chain> f; long x; } and return its id.  The
+ * nested struct's kptr is written in the convention's own idiom.
+ */
+static int build(struct btf *btf, const char *chain, bool attr)
+{
+	int int_id, long_id, ts, lock, nested, kp, f, val;
+
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	ts = btf__add_struct(btf, "task_struct", 8);
+	btf__add_field(btf, "a", long_id, 0, 0);
+	lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+	btf__add_field(btf, "val", int_id, 0, 0);
+	if (attr)
+		kp = btf__add_type_tag(btf, "kptr_untrusted", btf__add_ptr(btf, ts));
+	else
+		kp = btf__add_ptr(btf, btf__add_type_tag(btf, "kptr_untrusted", ts));
+	nested = btf__add_struct(btf, "inner", 8);
+	btf__add_field(btf, "p", kp, 0, 0);
+	f = add_chain(btf, chain, ts, lock, nested, int_id);
+	if (f < 0)
+		return f;
+	val = btf__add_struct(btf, "val", 16);
+	btf__add_field(btf, "f", f, 0, 0);
+	btf__add_field(btf, "x", long_id, 64, 0);
+	return val;
+}
+
+static int load_btf(struct btf *btf, __u8 flags, char *log, size_t log_sz)
+{
+	LIBBPF_OPTS(bpf_btf_load_opts, opts, .log_buf = log, .log_size = log_sz,
+		    .log_level = 1);
+	const void *raw;
+	void *copy;
+	__u32 sz;
+	int fd;
+
+	raw = btf__raw_data(btf, &sz);
+	if (!ASSERT_OK_PTR(raw, "raw_data"))
+		return -ENOMEM;
+	copy = malloc(sz);
+	if (!ASSERT_OK_PTR(copy, "malloc"))
+		return -ENOMEM;
+	memcpy(copy, raw, sz);
+	((struct btf_header *)copy)->flags = flags;
+	log[0] = 0;
+	fd = bpf_btf_load(copy, sz, &opts);
+	free(copy);
+	return fd;
+}
+
+/* Update then look up one element: the kernel zeroes special fields. */
+static enum expect probe_map(int btf_fd, int val_id)
+{
+	/* build() adds "int" first: type id 1 is the key. */
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
+		    .btf_key_type_id = 1, .btf_value_type_id = val_id);
+	__u64 in[2] = { 0xa5a5a5a5a5a5a5a5ULL, 42 }, out[2] = {};
+	int fd, key = 0;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_conv", 4, 16, 1, &opts);
+	if (fd < 0)
+		return MAP_FAIL;
+	if (!ASSERT_OK(bpf_map_update_elem(fd, &key, in, 0), "update") ||
+	    !ASSERT_OK(bpf_map_lookup_elem(fd, &key, out), "lookup")) {
+		close(fd);
+		return MAP_FAIL;
+	}
+	close(fd);
+	ASSERT_EQ(out[1], 42, "plain member kept");
+	/* A spin lock is 4 bytes, a kptr 8: the low word decides. */
+	return (__u32)out[0] ? DATA : SPECIAL;
+}
+
+static const char * const expect_str[] = { "data", "special", "load_fail", "map_fail" };
+
+static void run_case(const struct tag_case *c, bool attr)
+{
+	enum expect want = attr ? c->attr : c->pointee, got;
+	char log[4096];
+	struct btf *btf;
+	int val, fd;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	val = build(btf, c->chain, attr);
+	if (!ASSERT_GT(val, 0, "build"))
+		goto out;
+	fd = load_btf(btf, attr ? BTF_FLAG_TYPE_TAG_ATTR : 0, log, sizeof(log));
+	if (fd < 0) {
+		got = LOAD_FAIL;
+	} else {
+		got = probe_map(fd, val);
+		close(fd);
+	}
+	if (!ASSERT_STREQ(expect_str[got], expect_str[want], c->chain))
+		printf("log: %s\n", log);
+	if (got == LOAD_FAIL && want == LOAD_FAIL && c->msg)
+		ASSERT_HAS_SUBSTR(log, c->msg, "log");
+out:
+	btf__free(btf);
+}
+
+/* Tags on non-pointer types elsewhere: variables, data sections and
+ * function prototypes.  They load in both conventions.
+ */
+static void test_non_ptr_elsewhere(void)
+{
+	char log[4096];
+	int i, fd, int_id, t1, t2, var, sec, proto;
+	struct btf *btf;
+
+	for (i = 0; i < 2; i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		t1 = btf__add_type_tag(btf, "foo", int_id);
+		t2 = btf__add_const(btf, t1);
+		var = btf__add_var(btf, "v", BTF_VAR_GLOBAL_ALLOCATED, t2);
+		sec = btf__add_datasec(btf, ".data", 4);
+		btf__add_datasec_var_info(btf, var, 0, 4);
+		proto = btf__add_func_proto(btf, t1);
+		btf__add_func_param(btf, "a", t1);
+		btf__add_func_param(btf, "b", btf__add_type_tag(btf, "user", int_id));
+		ASSERT_GT(btf__add_func(btf, "f", BTF_FUNC_GLOBAL, proto), 0, "func");
+		ASSERT_GT(sec, 0, "datasec");
+		fd = load_btf(btf, i ? BTF_FLAG_TYPE_TAG_ATTR : 0, log, sizeof(log));
+		if (!ASSERT_GE(fd, 0, i ? "attr" : "pointee"))
+			printf("log: %s\n", log);
+		else
+			close(fd);
+		btf__free(btf);
+	}
+}
+
+/* Tags on the map key and value types themselves. */
+static void test_tagged_key_value(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int i, fd, map_fd, val, key_id, val_id;
+	char log[4096];
+	struct btf *btf;
+
+	for (i = 0; i < 2; i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		val = build(btf, "T:foo>L", i);
+		key_id = btf__add_type_tag(btf, "foo", 1 /* int */);
+		val_id = btf__add_type_tag(btf, "bar", val);
+		fd = load_btf(btf, i ? BTF_FLAG_TYPE_TAG_ATTR : 0, log, sizeof(log));
+		if (!ASSERT_GE(fd, 0, "load")) {
+			printf("log: %s\n", log);
+			btf__free(btf);
+			return;
+		}
+		opts.btf_fd = fd;
+		opts.btf_key_type_id = key_id;
+		opts.btf_value_type_id = val_id;
+		map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_kv", 4, 16, 1, &opts);
+		if (ASSERT_GE(map_fd, 0, "map_create")) {
+			__u64 in[2] = { ~0ULL, 1 }, out[2] = {};
+			int key = 0;
+
+			/* BPF_F_LOCK needs the spin lock to be found. */
+			ASSERT_OK(bpf_map_update_elem(map_fd, &key, in, BPF_F_LOCK), "update");
+			ASSERT_OK(bpf_map_lookup_elem(map_fd, &key, out), "lookup");
+			ASSERT_EQ((__u32)out[0], 0, "lock zeroed");
+			close(map_fd);
+		}
+		close(fd);
+		btf__free(btf);
+	}
+}
+
+static void test_unknown_flag(void)
+{
+	char log[4096];
+	struct btf *btf;
+	int fd;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	fd = load_btf(btf, BTF_FLAG_TYPE_TAG_ATTR << 1, log, sizeof(log));
+	ASSERT_LT(fd, 0, "load");
+	ASSERT_HAS_SUBSTR(log, "Unsupported flags", "log");
+	if (fd >= 0)
+		close(fd);
+	btf__free(btf);
+}
+
+void test_btf_tag_conv(void)
+{
+	char name[96];
+	int i, attr;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			snprintf(name, sizeof(name), "%s_%s", cases[i].name,
+				 attr ? "attr" : "pointee");
+			if (test__start_subtest(name))
+				run_case(&cases[i], attr);
+		}
+	}
+	if (test__start_subtest("non_ptr_elsewhere"))
+		test_non_ptr_elsewhere();
+	if (test__start_subtest("tagged_key_value"))
+		test_tagged_key_value();
+	if (test__start_subtest("unknown_flag"))
+		test_unknown_flag();
+}
+

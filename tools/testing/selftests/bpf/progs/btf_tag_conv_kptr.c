@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kptr fields declared in each way C allows, as the compilers emit them. */
+#include <vmlinux.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "bpf_misc.h"
+
+/* TYPEDEF -> PTR -> TYPE_TAG -> STRUCT with every compiler */
+typedef struct task_struct __kptr_untrusted *kp_t;
+
+/* The tag is written on the pointer.  Clang 23 emits
+ * TYPEDEF -> TYPE_TAG -> PTR -> STRUCT, GCC 16 emits
+ * TYPEDEF -> PTR -> TYPE_TAG -> STRUCT, and Clang 21 drops the tag.
+ */
+typedef struct task_struct * __kptr_untrusted kp_star_t;
+
+struct map_value {
+	struct task_struct __kptr_untrusted *plain;
+	/* CONST -> PTR -> TYPE_TAG -> STRUCT with every compiler */
+	struct task_struct __kptr_untrusted * const cptr;
+	kp_t td;
+	kp_star_t td_star;
+	/* GCC 16 emits PTR -> TYPE_TAG -> STRUCT, Clang drops the tag. */
+	struct task_struct * __kptr_untrusted star;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, int);
+	__type(value, struct map_value);
+	__uint(max_entries, 1);
+} kptr_map SEC(".maps");
+
+#if defined(__clang__) && __clang_major__ < 23
+#define TD_STAR_IS_KPTR 0
+#else
+#define TD_STAR_IS_KPTR 1
+#endif
+
+#if defined(__clang__)
+#define STAR_IS_KPTR 0
+#else
+#define STAR_IS_KPTR 1
+#endif
+
+static __always_inline struct map_value *value(void)
+{
+	int key = 0;
+
+	return bpf_map_lookup_elem(&kptr_map, &key);
+}
+
+/* A kptr_untrusted load is PTR_TO_BTF_ID | PTR_UNTRUSTED, which may be
+ * read through; plain data is a scalar, which may not.
+ */
+#define READ_PID(field)						\
+	struct map_value *v = value();				\
+	struct task_struct *p;					\
+								\
+	if (!v)							\
+		return 0;					\
+	p = v->field;						\
+	if (!p)							\
+		return 0;					\
+	return p->pid
+
+SEC("tp_btf/task_newtask")
+__success
+int kptr_plain(void *ctx)
+{
+	READ_PID(plain);
+}
+
+SEC("tp_btf/task_newtask")
+__success
+int kptr_const(void *ctx)
+{
+	READ_PID(cptr);
+}
+
+SEC("tp_btf/task_newtask")
+__success
+int kptr_typedef(void *ctx)
+{
+	READ_PID(td);
+}
+
+SEC("tp_btf/task_newtask")
+#if TD_STAR_IS_KPTR
+__success
+#else
+__failure __msg("invalid mem access 'scalar'")
+#endif
+int kptr_typedef_star(void *ctx)
+{
+	READ_PID(td_star);
+}
+
+SEC("tp_btf/task_newtask")
+#if STAR_IS_KPTR
+__success
+#else
+__failure __msg("invalid mem access 'scalar'")
+#endif
+int kptr_star(void *ctx)
+{
+	READ_PID(star);
+}
+
+char _license[] SEC("license") = "GPL";
