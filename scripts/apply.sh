@@ -22,18 +22,31 @@ if [ "$(cat "$gd/series-stamp" 2>/dev/null)" = "$stamp" ] &&
 	exit 0
 fi
 rm -f "$gd/series-stamp"
-git am --abort >/dev/null 2>&1 || true
-git checkout -q -f -B "$branch" base
+
+# Apply in a scratch worktree, then check the result out here: only files
+# whose content changed get a new mtime, so the kernel build stays incremental.
+# (An editing worktree, whose .git is a file, is fresh and applies in place.)
+work=$src
+if [ -d "$src/.git" ]; then
+	work=$src.apply
+	[ -e "$work/.git" ] || git worktree add -q -f --detach "$work" base
+fi
+git -C "$work" am --abort >/dev/null 2>&1 || true
+if [ "$work" = "$src" ]; then
+	git checkout -q -f -B "$branch" base
+else
+	git -C "$work" checkout -q -f --detach base
+fi
 n=0
 for p in "${patches[@]}"; do
 	[ -f "$pdir/$p" ] || die "patch $p listed in $pdir/series does not exist"
-	if ! out=$(git am -q --keep-cr "$pdir/$p" 2>&1); then
-		git am --abort >/dev/null 2>&1 || true
-		git checkout -q -f -B "$branch" base
+	if ! out=$(git -C "$work" am -q --keep-cr "$pdir/$p" 2>&1); then
+		git -C "$work" am --abort >/dev/null 2>&1 || true
 		die "patch $p does not apply to $(git log -1 --format=%s base):
 $out"
 	fi
 	n=$((n + 1))
 done
+[ "$work" = "$src" ] || git checkout -q -f -B "$branch" "$(git -C "$work" rev-parse HEAD)"
 echo "$stamp" >"$gd/series-stamp"
 echo "series: $n patches applied on $(git log -1 --format=%s base)"

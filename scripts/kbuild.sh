@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Build the kernel in $CACHE/linux-$BASE (whatever is checked out there) out of
 # tree, incrementally, with the sid root's compiler. Prints the build dir.
-# BTT_KCC=llvm builds with clang (LLVM=1) instead of gcc.
+# BTT_KCC=llvm builds with clang (LLVM=1) instead of gcc. BTT_SRC and
+# BTT_KBUILD override the source tree and the build dir (scripts/basecmp.sh).
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_sid_root
-src=$CACHE/linux-$BASE
+src=${BTT_SRC:-$CACHE/linux-$BASE}
 kcc=${BTT_KCC:-gcc}
-out=$CACHE/kbuild-$BASE-$kcc
+out=${BTT_KBUILD:-$CACHE/kbuild-$BASE-$kcc}
 frag=$TOP/config/x86_64.config
-[ -d "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
+[ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
 need_disk "$CACHE" 3
 mkdir -p "$out"
 mount_same "$src"

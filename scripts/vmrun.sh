@@ -2,6 +2,8 @@
 # Boot a built kernel in qemu and run both selftest flavours in it.
 # Usage: vmrun.sh KBUILD_DIR. Leaves results and the console log in
 # KBUILD_DIR/selftests/vm/ and prints the report (scripts/report.py).
+# BTT_VM_IMAGE boots another kernel image with the same selftests, and
+# BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -9,7 +11,7 @@ need_sid_root
 need_tool qemu-system-x86_64
 kb=${1:?usage: vmrun.sh KBUILD_DIR}
 st=$kb/selftests
-img=$kb/arch/x86/boot/bzImage
+img=${BTT_VM_IMAGE:-$kb/arch/x86/boot/bzImage}
 [ -f "$img" ] || die "no kernel image at $img"
 [ -x "$st/test_progs" ] && [ -x "$st/test_progs-bpf_gcc" ] || die "no selftests in $st; run scripts/stbuild.sh"
 timeout=${BTT_VM_TIMEOUT:-1200}
@@ -18,10 +20,14 @@ rm -rf "$v"
 mkdir -p "$v"
 
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
-list_file "$TOP/config/selftests.list" >"$v/allow"
+list_file "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" >"$v/allow"
 cp "$TOP/config/DENYLIST" "$v/deny.clang"
 cat "$TOP/config/DENYLIST" "$TOP/config/DENYLIST.bpf_gcc" >"$v/deny.gcc"
-printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$v/plan"
+if [ -n "${BTT_VM_PLAN:-}" ]; then
+	cp "$BTT_VM_PLAN" "$v/plan"
+else
+	printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$v/plan"
+fi
 
 # qemu ACCEL CONSOLE_LOG TIMEOUT: boot once; the status is timeout's.
 boot() {

@@ -5,7 +5,7 @@
 #include <linux/btf.h>
 
 #ifndef BTF_FLAG_TYPE_TAG_ATTR
-#define BTF_FLAG_TYPE_TAG_ATTR (1 << 0)
+#define BTF_FLAG_TYPE_TAG_ATTR 0x1
 #endif
 
 enum expect {
@@ -100,18 +100,41 @@ static int add_chain(struct btf *btf, const char *s, int ts, int lock, int neste
 	for (i = n - 1; i >= 0; i--) {
 		p = tok[i];
 		switch (p[0]) {
-		case 'T': id = btf__add_type_tag(btf, p + 2, id); break;
-		case 'A': id = btf__add_type_attr(btf, p + 2, id); break;
-		case 'P': id = btf__add_ptr(btf, id); break;
-		case 'C': id = btf__add_const(btf, id); break;
-		case 'V': id = btf__add_volatile(btf, id); break;
-		case 'R': id = btf__add_restrict(btf, id); break;
-		case 'D': id = btf__add_typedef(btf, "td_t", id); break;
-		case 'I': id = int_id; break;
-		case 'S': id = ts; break;
-		case 'L': id = lock; break;
-		case 'N': id = nested; break;
-		default: return -EINVAL;
+		case 'T':
+			id = btf__add_type_tag(btf, p + 2, id);
+			break;
+		case 'A':
+			id = btf__add_type_attr(btf, p + 2, id);
+			break;
+		case 'P':
+			id = btf__add_ptr(btf, id);
+			break;
+		case 'C':
+			id = btf__add_const(btf, id);
+			break;
+		case 'V':
+			id = btf__add_volatile(btf, id);
+			break;
+		case 'R':
+			id = btf__add_restrict(btf, id);
+			break;
+		case 'D':
+			id = btf__add_typedef(btf, "td_t", id);
+			break;
+		case 'I':
+			id = int_id;
+			break;
+		case 'S':
+			id = ts;
+			break;
+		case 'L':
+			id = lock;
+			break;
+		case 'N':
+			id = nested;
+			break;
+		default:
+			return -EINVAL;
 		}
 		if (id < 0)
 			return id;
@@ -194,6 +217,7 @@ static enum expect probe_map(int btf_fd, int val_id)
 }
 
 static const char * const expect_str[] = { "data", "special", "load_fail", "map_fail" };
+static const char * const conv_str[] = { "pointee", "attr" };
 
 static void run_case(const struct tag_case *c, bool attr)
 {
@@ -208,7 +232,7 @@ static void run_case(const struct tag_case *c, bool attr)
 	val = build(btf, c->chain, attr);
 	if (!ASSERT_GT(val, 0, "build"))
 		goto out;
-	fd = load_btf(btf, attr ? BTF_FLAG_TYPE_TAG_ATTR : 0, log, sizeof(log));
+	fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
 	if (fd < 0) {
 		got = LOAD_FAIL;
 	} else {
@@ -247,8 +271,8 @@ static void test_non_ptr_elsewhere(void)
 		btf__add_func_param(btf, "b", btf__add_type_tag(btf, "user", int_id));
 		ASSERT_GT(btf__add_func(btf, "f", BTF_FUNC_GLOBAL, proto), 0, "func");
 		ASSERT_GT(sec, 0, "datasec");
-		fd = load_btf(btf, i ? BTF_FLAG_TYPE_TAG_ATTR : 0, log, sizeof(log));
-		if (!ASSERT_GE(fd, 0, i ? "attr" : "pointee"))
+		fd = load_btf(btf, i * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+		if (!ASSERT_GE(fd, 0, conv_str[i]))
 			printf("log: %s\n", log);
 		else
 			close(fd);
@@ -271,7 +295,7 @@ static void test_tagged_key_value(void)
 		val = build(btf, "T:foo>L", i);
 		key_id = btf__add_type_tag(btf, "foo", 1 /* int */);
 		val_id = btf__add_type_tag(btf, "bar", val);
-		fd = load_btf(btf, i ? BTF_FLAG_TYPE_TAG_ATTR : 0, log, sizeof(log));
+		fd = load_btf(btf, i * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
 		if (!ASSERT_GE(fd, 0, "load")) {
 			printf("log: %s\n", log);
 			btf__free(btf);
@@ -322,7 +346,7 @@ void test_btf_tag_conv(void)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		for (attr = 0; attr < 2; attr++) {
 			snprintf(name, sizeof(name), "%s_%s", cases[i].name,
-				 attr ? "attr" : "pointee");
+				 conv_str[attr]);
 			if (test__start_subtest(name))
 				run_case(&cases[i], attr);
 		}

@@ -12,7 +12,7 @@ typedef struct task_struct __kptr_untrusted *kp_t;
  * TYPEDEF -> TYPE_TAG -> PTR -> STRUCT, GCC 16 emits
  * TYPEDEF -> PTR -> TYPE_TAG -> STRUCT, and Clang 21 drops the tag.
  */
-typedef struct task_struct * __kptr_untrusted kp_star_t;
+typedef struct task_struct *__kptr_untrusted kp_star_t;
 
 struct map_value {
 	struct task_struct __kptr_untrusted *plain;
@@ -21,7 +21,7 @@ struct map_value {
 	kp_t td;
 	kp_star_t td_star;
 	/* GCC 16 emits PTR -> TYPE_TAG -> STRUCT, Clang drops the tag. */
-	struct task_struct * __kptr_untrusted star;
+	struct task_struct *__kptr_untrusted star;
 };
 
 struct {
@@ -53,36 +53,36 @@ static __always_inline struct map_value *value(void)
 /* A kptr_untrusted load is PTR_TO_BTF_ID | PTR_UNTRUSTED, which may be
  * read through; plain data is a scalar, which may not.
  */
-#define READ_PID(field)						\
-	struct map_value *v = value();				\
-	struct task_struct *p;					\
-								\
-	if (!v)							\
-		return 0;					\
-	p = v->field;						\
-	if (!p)							\
-		return 0;					\
-	return p->pid
+static __always_inline int read_pid(struct task_struct *p)
+{
+	return p ? p->pid : 0;
+}
 
 SEC("tp_btf/task_newtask")
 __success
 int kptr_plain(void *ctx)
 {
-	READ_PID(plain);
+	struct map_value *v = value();
+
+	return v ? read_pid(v->plain) : 0;
 }
 
 SEC("tp_btf/task_newtask")
 __success
 int kptr_const(void *ctx)
 {
-	READ_PID(cptr);
+	struct map_value *v = value();
+
+	return v ? read_pid(v->cptr) : 0;
 }
 
 SEC("tp_btf/task_newtask")
 __success
 int kptr_typedef(void *ctx)
 {
-	READ_PID(td);
+	struct map_value *v = value();
+
+	return v ? read_pid(v->td) : 0;
 }
 
 SEC("tp_btf/task_newtask")
@@ -93,7 +93,9 @@ __failure __msg("invalid mem access 'scalar'")
 #endif
 int kptr_typedef_star(void *ctx)
 {
-	READ_PID(td_star);
+	struct map_value *v = value();
+
+	return v ? read_pid(v->td_star) : 0;
 }
 
 SEC("tp_btf/task_newtask")
@@ -104,7 +106,9 @@ __failure __msg("invalid mem access 'scalar'")
 #endif
 int kptr_star(void *ctx)
 {
-	READ_PID(star);
+	struct map_value *v = value();
+
+	return v ? read_pid(v->star) : 0;
 }
 
 char _license[] SEC("license") = "GPL";
