@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Compare the base kernel with the patched one in the VM:
+#  1. the series' own selftests on the base kernel (what 7.2.y lacks), and
+#  2. BPF_BTF_LOAD of the running kernel's vmlinux BTF, base and patched
+#     boots interleaved, printing the ratio of the medians.
+# Needs scripts/run.sh to have built the patched kernel and the selftests.
+# BTT_BENCH_BOOTS (default 4) boots per kernel, BTT_BENCH_LOADS (10) per boot.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_sid_root
+s=$TOP/scripts
+kb=$CACHE/kbuild-$BASE-gcc
+st=$kb/selftests
+[ -x "$st/test_progs" ] || die "no patched build in $kb; run scripts/run.sh first"
+src=$CACHE/linux-$BASE
+base_src=$src.base
+[ -e "$base_src/.git" ] || git -C "$src" worktree add -q -f --detach "$base_src" base
+git -C "$base_src" checkout -q -f --detach base
+base_kb=$(BTT_SRC=$base_src BTT_KBUILD=$CACHE/kbuild-$BASE-gcc-base "$s/kbuild.sh")
+base_img=$base_kb/arch/x86/boot/bzImage
+out=$CACHE/basecmp-$BASE
+rm -rf "$out"; mkdir -p "$out"
+
+# 1. The series' tests (the selftests.list entries named btf_tag_conv*).
+grep -E '^btf_tag_conv' "$TOP/config/selftests.list" >"$out/allow"
+printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$out/plan"
+BTT_VM_IMAGE=$base_img BTT_VM_PLAN=$out/plan BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
+cp "$st/vm/clang.log" "$out/base-clang.log"; cp "$st/vm/gcc.log" "$out/base-gcc.log"
+echo "series' tests on the base kernel:"
+grep -E '^  (btf_tag_conv|flavour)|^flavour' "$out/base-tests.txt" || true
+
+# 2. The benchmark.
+in_root "$TOP" "gcc -O2 -Wall -o $st/btf-load-bench scripts/btf-load-bench.c"
+echo "bench /mnt/st ./btf-load-bench ${BTT_BENCH_LOADS:-10}" >"$out/bench-plan"
+for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
+	for k in base patched; do
+		img=$kb/arch/x86/boot/bzImage
+		[ "$k" = base ] && img=$base_img
+		BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/bench-plan "$s/vmrun.sh" "$kb" >/dev/null 2>&1 || true
+		grep -q . "$st/vm/bench.log" 2>/dev/null || die "benchmark boot $k/$i produced no output"
+		sed -n "s/^btf_load_ns /$k /p" "$st/vm/bench.log" >>"$out/bench.txt"
+		sed -n 's/^btf_size //p' "$st/vm/bench.log" | head -n1 >"$out/size-$k"
+	done
+done
+python3 - "$out/bench.txt" <<'PY'
+import statistics, sys
+d = {}
+for line in open(sys.argv[1]):
+    k, v = line.split()
+    d.setdefault(k, []).append(int(v))
+mb, mp = statistics.median(d["base"]), statistics.median(d["patched"])
+print(f"BPF_BTF_LOAD of vmlinux BTF, {len(d['base'])} base and {len(d['patched'])} patched loads, interleaved boots:")
+print(f"  base median {mb/1e6:.2f} ms, patched median {mp/1e6:.2f} ms, ratio patched/base {mp/mb:.3f}")
+PY
+echo "vmlinux BTF size: base $(cat "$out/size-base") bytes, patched $(cat "$out/size-patched") bytes"
