@@ -23,6 +23,7 @@ struct tag_case {
 	 *   R    RESTRICT       D    TYPEDEF      I  int
 	 *   S    struct task_struct (kernel type)
 	 *   L    struct bpf_spin_lock             N  struct holding kptr
+	 *   F    FWD struct task_struct           G  FWD of no kernel struct
 	 */
 	const char *chain;
 	enum expect pointee, attr;
@@ -57,6 +58,13 @@ static const struct tag_case cases[] = {
 	/* The same tag on both sides */
 	{ "tag_ptr_tag_same", "T:kptr_untrusted>P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL,
 	  NOT_PTR },
+	/* GCC prunes a struct only reached through pointers to a FWD */
+	{ "ptr_tag_fwd", "P>T:kptr_untrusted>F", SPECIAL, LOAD_FAIL,
+	  "annotates FWD, not a pointer" },
+	{ "tag_ptr_fwd", "T:kptr_untrusted>P>F", SPECIAL, SPECIAL },
+	{ "ptr_tag_fwd_unknown", "P>T:kptr_untrusted>G", MAP_FAIL, LOAD_FAIL,
+	  "annotates FWD, not a pointer" },
+	{ "tag_ptr_fwd_unknown", "T:kptr_untrusted>P>G", MAP_FAIL, MAP_FAIL },
 	/* Conflicts */
 	{ "tag_ptr_tag_conflict", "T:kptr_untrusted>P>T:kptr>S", MAP_FAIL, LOAD_FAIL, NOT_PTR },
 	{ "tag_tag_ptr_conflict", "T:kptr_untrusted>T:kptr>P>S", MAP_FAIL, LOAD_FAIL, CONFLICT },
@@ -132,6 +140,12 @@ static int add_chain(struct btf *btf, const char *s, int ts, int lock, int neste
 			break;
 		case 'N':
 			id = nested;
+			break;
+		case 'F':
+			id = btf__add_fwd(btf, "task_struct", BTF_FWD_STRUCT);
+			break;
+		case 'G':
+			id = btf__add_fwd(btf, "btf_tag_conv_no_such_struct", BTF_FWD_STRUCT);
 			break;
 		default:
 			return -EINVAL;
@@ -320,6 +334,45 @@ static void test_tagged_key_value(void)
 	}
 }
 
+/* A bitfield that does not start a byte next to a spin lock. */
+static void test_bitfield_spin_lock(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int fd, map_fd, int_id, lock, val, key = 0;
+	__u32 in[2] = { ~0U, 1 }, out[2] = {};
+	char log[4096];
+	struct btf *btf;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+	btf__add_field(btf, "val", int_id, 0, 0);
+	val = btf__add_struct(btf, "val", 8);
+	btf__add_field(btf, "lock", lock, 0, 0);
+	btf__add_field(btf, "a", int_id, 32, 3);
+	btf__add_field(btf, "b", int_id, 35, 5);
+	fd = load_btf(btf, 0, log, sizeof(log));
+	if (!ASSERT_GE(fd, 0, "load"))
+		goto out;
+	opts.btf_fd = fd;
+	opts.btf_key_type_id = int_id;
+	opts.btf_value_type_id = val;
+	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_bf", 4, 8, 1, &opts);
+	if (ASSERT_GE(map_fd, 0, "map_create")) {
+		/* BPF_F_LOCK needs the spin lock to be found. */
+		ASSERT_OK(bpf_map_update_elem(map_fd, &key, in, BPF_F_LOCK), "update");
+		ASSERT_OK(bpf_map_lookup_elem(map_fd, &key, out), "lookup");
+		ASSERT_EQ(out[0], 0, "lock zeroed");
+		ASSERT_EQ(out[1], 1, "bitfields kept");
+		close(map_fd);
+	}
+	close(fd);
+out:
+	btf__free(btf);
+}
+
 static void test_unknown_flag(void)
 {
 	char log[4096];
@@ -355,6 +408,8 @@ void test_btf_tag_conv(void)
 		test_non_ptr_elsewhere();
 	if (test__start_subtest("tagged_key_value"))
 		test_tagged_key_value();
+	if (test__start_subtest("bitfield_spin_lock"))
+		test_bitfield_spin_lock();
 	if (test__start_subtest("unknown_flag"))
 		test_unknown_flag();
 }
