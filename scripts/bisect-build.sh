@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Bisectability: build kernel/bpf/ at every patch of the series, with
+# warnings as errors, in a separate tree and build dir. Kernel objects only:
+# the selftest patches are built by scripts/stbuild.sh at the top of the series.
+# Needs scripts/kbuild.sh to have configured $CACHE/kbuild-$BASE-gcc.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_sid_root
+"$TOP/scripts/apply.sh" >/dev/null
+src=$CACHE/linux-$BASE
+kb=$CACHE/kbuild-$BASE-gcc
+[ -f "$kb/.config" ] || die "no configured kernel build in $kb; run scripts/kbuild.sh"
+tree=$src.bisect
+out=$CACHE/kbuild-$BASE-bisect
+[ -e "$tree/.git" ] || git -C "$src" worktree add -q -f --detach "$tree" base
+mkdir -p "$out"
+cp "$kb/.config" "$out/.config"
+mount_same "$tree"
+mount_same "$out"
+mk="make -s -C $tree O=$out -j$JOBS KCFLAGS=-Werror"
+git -C "$tree" checkout -q -f --detach base
+in_root "$tree" "$mk olddefconfig >/dev/null && $mk prepare" >"$out/build.log" 2>&1 ||
+	{ tail -n 20 "$out/build.log" >&2; die "prepare failed at base"; }
+fail=0
+for c in $(git -C "$src" rev-list --reverse base..series); do
+	git -C "$tree" checkout -q -f --detach "$c"
+	s=$(git -C "$tree" log -1 --format=%s)
+	if in_root "$tree" "$mk kernel/bpf/" >"$out/build.log" 2>&1; then
+		echo "ok - $s"
+	else
+		echo "FAIL - $s"; grep -E 'error|warning' "$out/build.log" | head -n 10; fail=1
+	fi
+done
+[ "$fail" = 0 ]
