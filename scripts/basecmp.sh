@@ -43,14 +43,22 @@ for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
 		sed -n 's/^btf_size //p' "$st/vm/bench.log" | head -n1 >"$out/size-$k"
 	done
 done
-python3 - "$out/bench.txt" <<'PY'
+python3 - "$out/bench.txt" "${BTT_BENCH_LOADS:-10}" <<'PY'
 import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+per = int(sys.argv[2])
 d = {}
-for line in open(sys.argv[1]):
-    k, v = line.split()
+for k, v in rows:
     d.setdefault(k, []).append(int(v))
+# Boots alternate base, patched; pair each patched boot with the base boot before it.
+boots = [rows[i:i + per] for i in range(0, len(rows), per)]
+pairs = [statistics.median(int(v) for _, v in boots[i + 1]) / statistics.median(int(v) for _, v in boots[i])
+         for i in range(0, len(boots) - 1, 2)]
 mb, mp = statistics.median(d["base"]), statistics.median(d["patched"])
 print(f"BPF_BTF_LOAD of vmlinux BTF, {len(d['base'])} base and {len(d['patched'])} patched loads, interleaved boots:")
 print(f"  base median {mb/1e6:.2f} ms, patched median {mp/1e6:.2f} ms, ratio patched/base {mp/mb:.3f}")
+print(f"  fastest load: base {min(d['base'])/1e6:.2f} ms, patched {min(d['patched'])/1e6:.2f} ms, ratio {min(d['patched'])/min(d['base']):.3f}")
+print("  per boot pair (patched/base medians): " + " ".join(f"{r:.3f}" for r in pairs) +
+      f"; median {statistics.median(pairs):.3f}")
 PY
 echo "vmlinux BTF size: base $(cat "$out/size-base") bytes, patched $(cat "$out/size-patched") bytes"
