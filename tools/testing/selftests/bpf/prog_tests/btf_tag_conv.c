@@ -334,6 +334,62 @@ static void test_tagged_key_value(void)
 	}
 }
 
+/* Each special struct behind a type tag, in both conventions. */
+static void test_special_behind_tag(void)
+{
+	static const struct {
+		const char *name;
+		int size;
+	} fields[] = {
+		{ "bpf_spin_lock", 4 },
+		{ "bpf_res_spin_lock", 4 },
+		{ "bpf_timer", 16 },
+		{ "bpf_wq", 16 },
+	};
+	int i, attr, fd, map_fd, int_id, long_id, st, tag, val, key = 0, vsz;
+	__u8 in[32], out[32];
+	char log[4096];
+	struct btf *btf;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			btf = btf__new_empty();
+			if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+				return;
+			vsz = (fields[i].size + 7) / 8 * 8 + 8;
+			int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+			long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+			st = btf__add_struct(btf, fields[i].name, fields[i].size);
+			btf__add_field(btf, "a", int_id, 0, 0);
+			tag = btf__add_type_tag(btf, "foo", st);
+			val = btf__add_struct(btf, "val", vsz);
+			btf__add_field(btf, "f", tag, 0, 0);
+			btf__add_field(btf, "x", long_id, (vsz - 8) * 8, 0);
+			fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+			if (!ASSERT_GE(fd, 0, fields[i].name)) {
+				printf("log: %s\n", log);
+				btf__free(btf);
+				continue;
+			}
+			LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = fd,
+				    .btf_key_type_id = int_id, .btf_value_type_id = val);
+			map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_sp", 4, vsz, 1, &opts);
+			if (ASSERT_GE(map_fd, 0, fields[i].name)) {
+				memset(in, 0xa5, sizeof(in));
+				memset(out, 0, sizeof(out));
+				ASSERT_OK(bpf_map_update_elem(map_fd, &key, in, 0), "update");
+				ASSERT_OK(bpf_map_lookup_elem(map_fd, &key, out), "lookup");
+				/* The special field is neither stored nor read back. */
+				ASSERT_EQ(out[0], 0, fields[i].name);
+				ASSERT_EQ(out[vsz - 1], 0xa5, "plain member kept");
+				close(map_fd);
+			}
+			close(fd);
+			btf__free(btf);
+		}
+	}
+}
+
 /* A bitfield that does not start a byte next to a spin lock. */
 static void test_bitfield_spin_lock(void)
 {
@@ -408,6 +464,8 @@ void test_btf_tag_conv(void)
 		test_non_ptr_elsewhere();
 	if (test__start_subtest("tagged_key_value"))
 		test_tagged_key_value();
+	if (test__start_subtest("special_behind_tag"))
+		test_special_behind_tag();
 	if (test__start_subtest("bitfield_spin_lock"))
 		test_bitfield_spin_lock();
 	if (test__start_subtest("unknown_flag"))
