@@ -29,7 +29,7 @@ rm -f "$gd/series-stamp"
 work=$src
 if [ -d "$src/.git" ]; then
 	work=$src.apply
-	[ -e "$work/.git" ] || git worktree add -q -f --detach "$work" base
+	base_worktree "$src" "$work"
 fi
 git -C "$work" am --abort >/dev/null 2>&1 || true
 if [ "$work" = "$src" ]; then

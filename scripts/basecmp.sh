@@ -15,17 +15,17 @@ st=$kb/selftests
 [ -x "$st/test_progs" ] || die "no patched build in $kb; run scripts/run.sh first"
 src=$CACHE/linux-$BASE
 base_src=$src.base
-[ -e "$base_src/.git" ] || git -C "$src" worktree add -q -f --detach "$base_src" base
+base_worktree "$src" "$base_src"
 git -C "$base_src" checkout -q -f --detach base
 base_kb=$(BTT_SRC=$base_src BTT_KBUILD=$CACHE/kbuild-$BASE-gcc-base "$s/kbuild.sh")
 base_img=$base_kb/arch/x86/boot/bzImage
 out=$CACHE/basecmp-$BASE
 rm -rf "$out"; mkdir -p "$out"
 
-# 1. The series' tests (the selftests.list entries named btf_tag_conv*).
+# 1. The series' tests (the selftests.list entries named btf_tag_conv*), both
+#    flavours: vmrun.sh's own plan.
 grep -E '^btf_tag_conv' "$TOP/config/selftests.list" >"$out/allow"
-printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$out/plan"
-BTT_VM_IMAGE=$base_img BTT_VM_PLAN=$out/plan BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
+BTT_VM_IMAGE=$base_img BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
 cp "$st/vm/clang.log" "$out/base-clang.log"; cp "$st/vm/gcc.log" "$out/base-gcc.log"
 echo "series' tests on the base kernel:"
 grep -E '^  (btf_tag_conv|flavour)|^flavour' "$out/base-tests.txt" || true

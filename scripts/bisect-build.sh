@@ -13,7 +13,7 @@ kb=$CACHE/kbuild-$BASE-gcc
 [ -f "$kb/.config" ] || die "no configured kernel build in $kb; run scripts/kbuild.sh"
 tree=$src.bisect
 out=$CACHE/kbuild-$BASE-bisect
-[ -e "$tree/.git" ] || git -C "$src" worktree add -q -f --detach "$tree" base
+base_worktree "$src" "$tree"
 mkdir -p "$out"
 cp "$kb/.config" "$out/.config"
 mount_same "$tree"

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,33 +24,32 @@ int main(int argc, char **argv)
 	int n = argc > 1 ? atoi(argv[1]) : 10, i, fd;
 	const char *path = "/sys/kernel/btf/vmlinux";
 	union bpf_attr attr;
-	struct stat st;
+	size_t size = 0, cap = 64 << 20;
 	long long t0;
 	char *buf;
 
 	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
+	if (fd < 0) {
 		perror(path);
 		return 1;
 	}
-	/* sysfs reports size 0 for some files: read until EOF. */
-	buf = malloc(64 << 20);
+	/* sysfs reports no size for this file: read until EOF. */
+	buf = malloc(cap);
 	if (!buf)
 		return 1;
-	st.st_size = 0;
 	for (;;) {
-		ssize_t r = read(fd, buf + st.st_size, (64 << 20) - st.st_size);
+		ssize_t r = read(fd, buf + size, cap - size);
 
 		if (r <= 0)
 			break;
-		st.st_size += r;
+		size += r;
 	}
 	close(fd);
-	printf("btf_size %lld\n", (long long)st.st_size);
+	printf("btf_size %zu\n", size);
 	for (i = 0; i < n; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.btf = (unsigned long)buf;
-		attr.btf_size = st.st_size;
+		attr.btf_size = size;
 		t0 = now_ns();
 		fd = syscall(__NR_bpf, BPF_BTF_LOAD, &attr, sizeof(attr));
 		if (fd < 0) {

@@ -54,6 +54,12 @@ mount_same() {
 	mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"
 }
 
+# base_worktree SRC DIR: a detached git worktree of the base tree SRC at DIR,
+# created once and reused.
+base_worktree() {
+	[ -e "$2/.git" ] || git -C "$1" worktree add -q -f --detach "$2" base
+}
+
 # list_file FILE: the entries of a list file, without comments and blank lines.
 list_file() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"; }
 
