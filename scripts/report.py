@@ -68,6 +68,9 @@ def main():
         print(f'  {"test":<24} {"pass":>5} {"fail":>5} {"skip":>5}')
         for name, row in sorted(per_test.items()):
             print(f'  {name:<24} {row["OK"]:>5} {row["FAIL"]:>5} {row["SKIP"]:>5}')
+        n = {v: sum(r[v] for r in per_test.values()) for v in ('OK', 'FAIL', 'SKIP')}
+        print(f'  total {flavour}: {n["OK"]} passed, {n["FAIL"]} failed, '
+              f'{n["SKIP"]} skipped')
         for name, verdict in sorted(leaves.items()):
             if verdict == 'FAIL':
                 print(f'  FAIL {name}')

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build the selftests subset (config/selftests.list) against a built kernel, in
-# two flavours: test_progs (Clang objects) and test_progs-bpf_gcc (GCC objects).
-# Usage: stbuild.sh KBUILD_DIR. Prints the output dir.
+# three flavours: test_progs (Clang 21 objects), test_progs-bpf_gcc (GCC 16
+# objects) and clang23/test_progs (Clang 23 objects).
+# The test modules are built by the kernel's own compiler (LLVM=1 for a
+# clang-built kernel). Usage: stbuild.sh KBUILD_DIR. Prints the output dir.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -9,7 +11,8 @@ need_sid_root
 kb=${1:?usage: stbuild.sh KBUILD_DIR}
 [ -f "$kb/vmlinux" ] || die "no vmlinux in $kb; build the kernel first"
 src=$CACHE/linux-$BASE
-copy=$CACHE/st-$BASE/src
+# One source copy per kernel: the test modules are built inside it.
+copy=$CACHE/st-${kb##*/kbuild-}/src
 out=$kb/selftests
 st=$copy/tools/testing/selftests/bpf
 need_disk "$CACHE" 3
@@ -40,8 +43,14 @@ rm -f "$keep"
 
 mount_same "$copy"
 mount_same "$kb"
+llvm=
+grep -qx 'CONFIG_CC_IS_CLANG=y' "$kb/.config" && llvm=LLVM=1
+mk="make $llvm O=$kb LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= LINKED_SKELS= -j$JOBS"
 note "building selftests in $out"
-in_root "$st" "make O=$kb OUTPUT=$out LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= LINKED_SKELS= \
-	BPF_GCC=bpf-gcc -j$JOBS test_progs test_progs-bpf_gcc" >"$out/build.log" 2>&1 ||
+in_root "$st" "$mk OUTPUT=$out BPF_GCC=bpf-gcc test_progs test_progs-bpf_gcc" >"$out/build.log" 2>&1 ||
 	{ grep -E 'error|Error' "$out/build.log" | head -n 20 >&2; die "selftests build failed, see $out/build.log"; }
+# A third flavour, Clang 23 objects (it tags typedefs of pointers), in its own dir.
+mkdir -p "$out/clang23"
+in_root "$st" "$mk OUTPUT=$out/clang23 CLANG=clang-23 test_progs" >"$out/clang23/build.log" 2>&1 ||
+	{ grep -E 'error|Error' "$out/clang23/build.log" | head -n 20 >&2; die "clang-23 selftests build failed, see $out/clang23/build.log"; }
 echo "$out"

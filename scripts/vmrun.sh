@@ -27,7 +27,9 @@ if [ -n "${BTT_VM_PLAN:-}" ]; then
 	cp "$BTT_VM_PLAN" "$v/plan"
 else
 	printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$v/plan"
+	[ ! -x "$st/clang23/test_progs" ] || echo "clang23 /mnt/st/clang23 ./test_progs" >>"$v/plan"
 fi
+cp "$TOP/config/DENYLIST" "$v/deny.clang23"
 
 # qemu ACCEL CONSOLE_LOG TIMEOUT: boot once; the status is timeout's.
 boot() {

@@ -82,6 +82,11 @@ static const struct tag_case cases[] = {
 	{ "user_ptr", "T:user>P>I", DATA, LOAD_FAIL, NOT_MEM },
 	{ "rcu_typedef_ptr", "T:rcu>D>P>S", DATA, LOAD_FAIL, NOT_MEM },
 	{ "ptr_user_ptr_user", "P>T:user>P>T:user>I", DATA, DATA },
+	/* Arrays of tagged pointers (GCC 16 drops the tags of int __tag *a[1]) */
+	{ "array_ptr_tag", "Y>P>T:kptr_untrusted>S", SPECIAL, LOAD_FAIL, NOT_PTR },
+	{ "array_tag_ptr", "Y>T:kptr_untrusted>P>S", SPECIAL, SPECIAL },
+	{ "array_ptr_user", "Y>P>T:user>I", DATA, DATA },
+	{ "array_user_ptr", "Y>T:user>P>I", DATA, LOAD_FAIL, NOT_MEM },
 	/* A pointer property on the inner pointer of a pointer to pointer */
 	{ "ptr_tag_ptr", "P>T:kptr_untrusted>P>S", MAP_FAIL, DATA },
 	/* Non-pointer tags never change what a field is */
@@ -140,6 +145,9 @@ static int add_chain(struct btf *btf, const char *s, int ts, int lock, int neste
 			break;
 		case 'N':
 			id = nested;
+			break;
+		case 'Y':
+			id = btf__add_array(btf, int_id, id, 1);
 			break;
 		case 'F':
 			id = btf__add_fwd(btf, "task_struct", BTF_FWD_STRUCT);
