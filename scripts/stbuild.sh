@@ -45,12 +45,16 @@ mount_same "$copy"
 mount_same "$kb"
 llvm=
 grep -qx 'CONFIG_CC_IS_CLANG=y' "$kb/.config" && llvm=LLVM=1
-mk="make $llvm O=$kb LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= LINKED_SKELS= -j$JOBS"
-note "building selftests in $out"
-in_root "$st" "$mk OUTPUT=$out BPF_GCC=bpf-gcc test_progs test_progs-bpf_gcc" >"$out/build.log" 2>&1 ||
-	{ grep -E 'error|Error' "$out/build.log" | head -n 20 >&2; die "selftests build failed, see $out/build.log"; }
+# build DIR ARGS...: one make of the subset into DIR, its log in DIR/build.log.
+build() {
+	local dir=$1; shift
+	mkdir -p "$dir"
+	note "building selftests in $dir"
+	in_root "$st" "make $llvm O=$kb OUTPUT=$dir LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= \
+		LINKED_SKELS= -j$JOBS $*" >"$dir/build.log" 2>&1 ||
+		{ grep -E 'error|Error' "$dir/build.log" | head -n 20 >&2; die "selftests build failed, see $dir/build.log"; }
+}
+build "$out" BPF_GCC=bpf-gcc test_progs test_progs-bpf_gcc
 # A third flavour, Clang 23 objects (it tags typedefs of pointers), in its own dir.
-mkdir -p "$out/clang23"
-in_root "$st" "$mk OUTPUT=$out/clang23 CLANG=clang-23 test_progs" >"$out/clang23/build.log" 2>&1 ||
-	{ grep -E 'error|Error' "$out/clang23/build.log" | head -n 20 >&2; die "clang-23 selftests build failed, see $out/clang23/build.log"; }
+build "$out/clang23" CLANG=clang-23 test_progs
 echo "$out"

@@ -21,7 +21,7 @@ mkdir -p "$v"
 
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
 list_file "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" >"$v/allow"
-cp "$TOP/config/DENYLIST" "$v/deny.clang"
+for f in clang clang23; do cp "$TOP/config/DENYLIST" "$v/deny.$f"; done
 cat "$TOP/config/DENYLIST" "$TOP/config/DENYLIST.bpf_gcc" >"$v/deny.gcc"
 if [ -n "${BTT_VM_PLAN:-}" ]; then
 	cp "$BTT_VM_PLAN" "$v/plan"
@@ -29,7 +29,6 @@ else
 	printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$v/plan"
 	[ ! -x "$st/clang23/test_progs" ] || echo "clang23 /mnt/st/clang23 ./test_progs" >>"$v/plan"
 fi
-cp "$TOP/config/DENYLIST" "$v/deny.clang23"
 
 # qemu ACCEL CONSOLE_LOG TIMEOUT: boot once; the status is timeout's.
 boot() {

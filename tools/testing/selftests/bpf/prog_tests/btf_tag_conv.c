@@ -215,24 +215,35 @@ static int load_btf(struct btf *btf, __u8 flags, char *log, size_t log_sz)
 	return fd;
 }
 
+/* Create a one-element array map whose @vsz-byte value is @val_id in
+ * @btf_fd, store @in with @flags and read it back into @out.  Returns -1 if
+ * the map cannot be created, -2 if the element is not stored and read back.
+ */
+static int map_roundtrip(int btf_fd, int key_id, int val_id, __u32 vsz,
+			 const void *in, void *out, __u64 flags)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
+		    .btf_key_type_id = key_id, .btf_value_type_id = val_id);
+	int fd, key = 0, err = -2;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_conv", 4, vsz, 1, &opts);
+	if (fd < 0)
+		return -1;
+	if (ASSERT_OK(bpf_map_update_elem(fd, &key, in, flags), "update") &&
+	    ASSERT_OK(bpf_map_lookup_elem(fd, &key, out), "lookup"))
+		err = 0;
+	close(fd);
+	return err;
+}
+
 /* Update then look up one element: the kernel zeroes special fields. */
 static enum expect probe_map(int btf_fd, int val_id)
 {
-	/* build() adds "int" first: type id 1 is the key. */
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
-		    .btf_key_type_id = 1, .btf_value_type_id = val_id);
 	__u64 in[2] = { 0xa5a5a5a5a5a5a5a5ULL, 42 }, out[2] = {};
-	int fd, key = 0;
 
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_conv", 4, 16, 1, &opts);
-	if (fd < 0)
+	/* build() adds "int" first: type id 1 is the key. */
+	if (map_roundtrip(btf_fd, 1, val_id, sizeof(in), in, out, 0))
 		return MAP_FAIL;
-	if (!ASSERT_OK(bpf_map_update_elem(fd, &key, in, 0), "update") ||
-	    !ASSERT_OK(bpf_map_lookup_elem(fd, &key, out), "lookup")) {
-		close(fd);
-		return MAP_FAIL;
-	}
-	close(fd);
 	ASSERT_EQ(out[1], 42, "plain member kept");
 	/* A spin lock is 4 bytes, a kptr 8: the low word decides. */
 	return (__u32)out[0] ? DATA : SPECIAL;
@@ -305,8 +316,8 @@ static void test_non_ptr_elsewhere(void)
 /* Tags on the map key and value types themselves. */
 static void test_tagged_key_value(void)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	int i, fd, map_fd, val, key_id, val_id;
+	__u64 in[2] = { ~0ULL, 1 }, out[2] = {};
+	int i, fd, val, key_id, val_id;
 	char log[4096];
 	struct btf *btf;
 
@@ -323,20 +334,10 @@ static void test_tagged_key_value(void)
 			btf__free(btf);
 			return;
 		}
-		opts.btf_fd = fd;
-		opts.btf_key_type_id = key_id;
-		opts.btf_value_type_id = val_id;
-		map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_kv", 4, 16, 1, &opts);
-		if (ASSERT_GE(map_fd, 0, "map_create")) {
-			__u64 in[2] = { ~0ULL, 1 }, out[2] = {};
-			int key = 0;
-
-			/* BPF_F_LOCK needs the spin lock to be found. */
-			ASSERT_OK(bpf_map_update_elem(map_fd, &key, in, BPF_F_LOCK), "update");
-			ASSERT_OK(bpf_map_lookup_elem(map_fd, &key, out), "lookup");
+		/* BPF_F_LOCK needs the spin lock to be found. */
+		if (ASSERT_OK(map_roundtrip(fd, key_id, val_id, sizeof(in), in, out,
+					    BPF_F_LOCK), "map"))
 			ASSERT_EQ((__u32)out[0], 0, "lock zeroed");
-			close(map_fd);
-		}
 		close(fd);
 		btf__free(btf);
 	}
@@ -354,7 +355,7 @@ static void test_special_behind_tag(void)
 		{ "bpf_timer", 16 },
 		{ "bpf_wq", 16 },
 	};
-	int i, attr, fd, map_fd, int_id, long_id, st, tag, val, key = 0, vsz;
+	int i, attr, fd, int_id, long_id, st, tag, val, vsz;
 	__u8 in[32], out[32];
 	char log[4096];
 	struct btf *btf;
@@ -379,18 +380,13 @@ static void test_special_behind_tag(void)
 				btf__free(btf);
 				continue;
 			}
-			LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = fd,
-				    .btf_key_type_id = int_id, .btf_value_type_id = val);
-			map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_sp", 4, vsz, 1, &opts);
-			if (ASSERT_GE(map_fd, 0, fields[i].name)) {
-				memset(in, 0xa5, sizeof(in));
-				memset(out, 0, sizeof(out));
-				ASSERT_OK(bpf_map_update_elem(map_fd, &key, in, 0), "update");
-				ASSERT_OK(bpf_map_lookup_elem(map_fd, &key, out), "lookup");
+			memset(in, 0xa5, sizeof(in));
+			memset(out, 0, sizeof(out));
+			if (ASSERT_OK(map_roundtrip(fd, int_id, val, vsz, in, out, 0),
+				      fields[i].name)) {
 				/* The special field is neither stored nor read back. */
 				ASSERT_EQ(out[0], 0, fields[i].name);
 				ASSERT_EQ(out[vsz - 1], 0xa5, "plain member kept");
-				close(map_fd);
 			}
 			close(fd);
 			btf__free(btf);
@@ -401,8 +397,7 @@ static void test_special_behind_tag(void)
 /* A bitfield that does not start a byte next to a spin lock. */
 static void test_bitfield_spin_lock(void)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	int fd, map_fd, int_id, lock, val, key = 0;
+	int fd, int_id, lock, val;
 	__u32 in[2] = { ~0U, 1 }, out[2] = {};
 	char log[4096];
 	struct btf *btf;
@@ -420,17 +415,11 @@ static void test_bitfield_spin_lock(void)
 	fd = load_btf(btf, 0, log, sizeof(log));
 	if (!ASSERT_GE(fd, 0, "load"))
 		goto out;
-	opts.btf_fd = fd;
-	opts.btf_key_type_id = int_id;
-	opts.btf_value_type_id = val;
-	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_bf", 4, 8, 1, &opts);
-	if (ASSERT_GE(map_fd, 0, "map_create")) {
-		/* BPF_F_LOCK needs the spin lock to be found. */
-		ASSERT_OK(bpf_map_update_elem(map_fd, &key, in, BPF_F_LOCK), "update");
-		ASSERT_OK(bpf_map_lookup_elem(map_fd, &key, out), "lookup");
+	/* BPF_F_LOCK needs the spin lock to be found. */
+	if (ASSERT_OK(map_roundtrip(fd, int_id, val, sizeof(in), in, out, BPF_F_LOCK),
+		      "map")) {
 		ASSERT_EQ(out[0], 0, "lock zeroed");
 		ASSERT_EQ(out[1], 1, "bitfields kept");
-		close(map_fd);
 	}
 	close(fd);
 out:
