@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: harness checks, series checks (apply, checkpatch, copies),
-# then the main job. Ends with one line "N passed, N failed, N skipped".
+# the main job, then bpftool's convert command on the built objects. Ends
+# with one line "N passed, N failed, N skipped".
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -22,5 +23,12 @@ last=$(tail -n 1 "$log")
 read -r vp vf vs < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' <<<"$last")
 [ -n "${vp:-}" ] || { vp=0 vf=1 vs=0; echo "the main job printed no result line"; }
 [ "$rc" = 0 ] || [ "$vf" -gt 0 ] || vf=1
+
+# bpftool's convert command, on the objects of the first kernel's selftests.
+k=${BTT_KERNELS:-gcc llvm}
+rc=0; "$s/bpftool-check.sh" "$CACHE/kbuild-$BASE-${k%% *}" | tee "$log" || rc=$?
+pass=$((pass + $(grep -c '^ok - ' "$log" || true)))
+fail=$((fail + $(grep -c '^FAIL - ' "$log" || true)))
+[ "$rc" = 0 ] || fail=$((fail + 1))
 echo "$((pass + vp)) passed, $((fail + vf)) failed, $vs skipped"
 [ $((fail + vf)) = 0 ]

@@ -3,6 +3,11 @@
 #include <test_progs.h>
 #include <bpf/btf.h>
 #include <linux/btf.h>
+#include <linux/filter.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include "btf_tag_conv_kptr.skel.h"
+#include "btf_tag_conv_user.skel.h"
 
 #ifndef BTF_FLAG_TYPE_TAG_ATTR
 #define BTF_FLAG_TYPE_TAG_ATTR 0x1
@@ -343,20 +348,28 @@ static void test_tagged_key_value(void)
 	}
 }
 
-/* Each special struct behind a type tag, in both conventions. */
+/* Each special struct behind a type tag, in both conventions.  A graph
+ * root also gets the spin lock and the node type it needs.
+ */
 static void test_special_behind_tag(void)
 {
 	static const struct {
 		const char *name;
 		int size;
+		const char *node;	/* a graph root's node type */
+		int node_size;
 	} fields[] = {
 		{ "bpf_spin_lock", 4 },
 		{ "bpf_res_spin_lock", 4 },
 		{ "bpf_timer", 16 },
 		{ "bpf_wq", 16 },
+		{ "bpf_task_work", 8 },
+		{ "bpf_refcount", 4 },
+		{ "bpf_list_head", 16, "bpf_list_node", 24 },
+		{ "bpf_rb_root", 16, "bpf_rb_node", 32 },
 	};
-	int i, attr, fd, int_id, long_id, st, tag, val, vsz;
-	__u8 in[32], out[32];
+	int i, attr, fd, int_id, long_id, st, tag, val, vsz, off, node, lock;
+	__u8 in[48], out[48];
 	char log[4096];
 	struct btf *btf;
 
@@ -365,14 +378,28 @@ static void test_special_behind_tag(void)
 			btf = btf__new_empty();
 			if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
 				return;
-			vsz = (fields[i].size + 7) / 8 * 8 + 8;
+			off = (fields[i].size + 7) / 8 * 8;
+			vsz = off + (fields[i].node ? 16 : 8);
 			int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
 			long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
 			st = btf__add_struct(btf, fields[i].name, fields[i].size);
 			btf__add_field(btf, "a", int_id, 0, 0);
 			tag = btf__add_type_tag(btf, "foo", st);
+			if (fields[i].node) {
+				lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+				btf__add_field(btf, "a", int_id, 0, 0);
+				node = btf__add_struct(btf, fields[i].node, fields[i].node_size);
+				btf__add_field(btf, "a", int_id, 0, 0);
+				btf__add_struct(btf, "elem", 8 + fields[i].node_size);
+				btf__add_field(btf, "v", long_id, 0, 0);
+				btf__add_field(btf, "node", node, 64, 0);
+			}
 			val = btf__add_struct(btf, "val", vsz);
 			btf__add_field(btf, "f", tag, 0, 0);
+			if (fields[i].node) {
+				btf__add_field(btf, "lock", lock, off * 8, 0);
+				btf__add_decl_tag(btf, "contains:elem:node", val, 0);
+			}
 			btf__add_field(btf, "x", long_id, (vsz - 8) * 8, 0);
 			fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
 			if (!ASSERT_GE(fd, 0, fields[i].name)) {
@@ -384,8 +411,11 @@ static void test_special_behind_tag(void)
 			memset(out, 0, sizeof(out));
 			if (ASSERT_OK(map_roundtrip(fd, int_id, val, vsz, in, out, 0),
 				      fields[i].name)) {
-				/* The special field is neither stored nor read back. */
-				ASSERT_EQ(out[0], 0, fields[i].name);
+				/* A special field is not stored: it reads back as
+				 * zero, or as the kernel initialized it (a refcount
+				 * of 1, a list head pointing to itself).
+				 */
+				ASSERT_NEQ(out[0], 0xa5, fields[i].name);
 				ASSERT_EQ(out[vsz - 1], 0xa5, "plain member kept");
 			}
 			close(fd);
@@ -444,9 +474,422 @@ static void test_unknown_flag(void)
 	btf__free(btf);
 }
 
+/* Load a socket filter whose main function calls the global function
+ * @sub_id with its context (@ctx) or 0 as the argument.
+ */
+static int load_target(int btf_fd, int main_id, int sub_id, bool ctx)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_btf_fd = btf_fd, .log_level = 1);
+	struct bpf_insn insns[] = {
+		ctx ? BPF_MOV64_REG(BPF_REG_1, BPF_REG_1) : BPF_MOV64_IMM(BPF_REG_1, 0),
+		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 1),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_func_info fi[] = { { 0, main_id }, { 3, sub_id } };
+	char log[4096];
+	int fd;
+
+	opts.func_info = fi;
+	opts.func_info_rec_size = sizeof(fi[0]);
+	opts.func_info_cnt = ARRAY_SIZE(fi);
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "tag_target", "GPL", insns,
+			   ARRAY_SIZE(insns), &opts);
+	if (!ASSERT_GE(fd, 0, "target"))
+		printf("log: %s\n", log);
+	return fd;
+}
+
+/* A global function whose argument is a tagged scalar or a tagged pointer
+ * to the context (S is struct __sk_buff here) is verified as without the
+ * tags, in both conventions.
+ */
+static void test_global_tagged_args(void)
+{
+	static const char * const chains[] = {
+		"T:foo>I", "C>T:foo>I", "T:user>I", "A:foo>I", "D>T:foo>I", "T:foo>D>I",
+		"P>T:foo>S", "P>C>T:foo>S", "D>P>T:foo>S",
+	};
+	int i, attr, btf_fd, fd, int_id, skb, arg, proto, main_id, sub_id;
+	char log[4096];
+	struct btf *btf;
+
+	for (i = 0; i < ARRAY_SIZE(chains); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			btf = btf__new_empty();
+			if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+				return;
+			int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+			skb = btf__add_struct(btf, "__sk_buff", 4);
+			btf__add_field(btf, "len", int_id, 0, 0);
+			arg = add_chain(btf, chains[i], skb, -1, -1, int_id);
+			proto = btf__add_func_proto(btf, int_id);
+			btf__add_func_param(btf, "ctx", btf__add_ptr(btf, skb));
+			main_id = btf__add_func(btf, "main", BTF_FUNC_GLOBAL, proto);
+			proto = btf__add_func_proto(btf, int_id);
+			btf__add_func_param(btf, "a", arg);
+			sub_id = btf__add_func(btf, "sub", BTF_FUNC_GLOBAL, proto);
+			btf_fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+			if (ASSERT_GE(btf_fd, 0, chains[i])) {
+				fd = load_target(btf_fd, main_id, sub_id, strchr(chains[i], 'P'));
+				ASSERT_GE(fd, 0, chains[i]);
+				if (fd >= 0)
+					close(fd);
+				close(btf_fd);
+			} else {
+				printf("log: %s\n", log);
+			}
+			btf__free(btf);
+		}
+	}
+}
+
+/* libbpf's conversion between the conventions: each pointee chain, what it
+ * becomes in the attribute convention, and what that becomes converted
+ * back.  The verdicts stay the same.
+ */
+struct conv_case {
+	const char *pointee, *attr, *back;
+};
+
+static const struct conv_case conv_cases[] = {
+	{ "P>T:kptr>S", "T:kptr>P>S", "P>T:kptr>S" },
+	{ "P>T:kptr_untrusted>S", "T:kptr_untrusted>P>S", "P>T:kptr_untrusted>S" },
+	{ "P>T:percpu_kptr>S", "T:percpu_kptr>P>S", "P>T:percpu_kptr>S" },
+	{ "P>T:uptr>S", "T:uptr>P>S", "P>T:uptr>S" },
+	{ "C>P>T:kptr>S", "C>T:kptr>P>S", "C>P>T:kptr>S" },
+	{ "V>P>T:kptr>S", "V>T:kptr>P>S", "V>P>T:kptr>S" },
+	{ "D>P>T:kptr>S", "D>T:kptr>P>S", "D>P>T:kptr>S" },
+	/* Links after the PTR stay there, behind the moved tags. */
+	{ "P>C>T:kptr>S", "T:kptr>P>C>S", "P>T:kptr>C>S" },
+	{ "P>T:rcu>T:kptr>S", "T:kptr>P>T:rcu>S", "P>T:kptr>T:rcu>S" },
+	{ "P>T:kptr>P>S", "T:kptr>P>P>S", "P>T:kptr>P>S" },
+	{ "Y>P>T:kptr>S", "Y>T:kptr>P>S", "Y>P>T:kptr>S" },
+	/* Nothing to move */
+	{ "P>T:user>I", "P>T:user>I", "P>T:user>I" },
+	{ "P>T:foo>S", "P>T:foo>S", "P>T:foo>S" },
+	{ "P>A:kptr>S", "P>A:kptr>S", "P>A:kptr>S" },
+	{ "T:kptr>P>S", "T:kptr>P>S", "P>T:kptr>S" },
+	{ "T:foo>L", "T:foo>L", "T:foo>L" },
+};
+
+/* Render the chain at @id the way add_chain() reads it. */
+static void chain_str(const struct btf *btf, __u32 id, char *buf, size_t sz)
+{
+	const struct btf_type *t;
+	const char *name;
+	int n = 0, i;
+
+	buf[0] = 0;
+	for (i = 0; i < 16 && n < sz; i++) {
+		t = btf__type_by_id(btf, id);
+		name = btf__name_by_offset(btf, t->name_off);
+		switch (btf_kind(t)) {
+		case BTF_KIND_TYPE_TAG:
+			n += snprintf(buf + n, sz - n, "%s:%s>", btf_kflag(t) ? "A" : "T", name);
+			break;
+		case BTF_KIND_PTR:
+			n += snprintf(buf + n, sz - n, "P>");
+			break;
+		case BTF_KIND_CONST:
+			n += snprintf(buf + n, sz - n, "C>");
+			break;
+		case BTF_KIND_VOLATILE:
+			n += snprintf(buf + n, sz - n, "V>");
+			break;
+		case BTF_KIND_TYPEDEF:
+			n += snprintf(buf + n, sz - n, "D>");
+			break;
+		case BTF_KIND_ARRAY:
+			n += snprintf(buf + n, sz - n, "Y>");
+			id = btf_array(t)->type;
+			continue;
+		case BTF_KIND_INT:
+			n += snprintf(buf + n, sz - n, "I");
+			return;
+		case BTF_KIND_STRUCT:
+			n += snprintf(buf + n, sz - n, strcmp(name, "bpf_spin_lock") ? "S" : "L");
+			return;
+		default:
+			n += snprintf(buf + n, sz - n, "?");
+			return;
+		}
+		id = t->type;
+	}
+}
+
+/* Load @btf with its own header and probe the map whose value is @val. */
+static enum expect verdict(struct btf *btf, int val)
+{
+	__u8 flags = btf__tag_convention(btf) == BTF_TAG_CONV_ATTR ? BTF_FLAG_TYPE_TAG_ATTR : 0;
+	enum expect got;
+	char log[4096];
+	int fd;
+
+	fd = load_btf(btf, flags, log, sizeof(log));
+	if (fd < 0)
+		return LOAD_FAIL;
+	got = probe_map(fd, val);
+	close(fd);
+	return got;
+}
+
+static void test_convert(const struct conv_case *c)
+{
+	enum expect want, got;
+	struct btf *btf;
+	char buf[128];
+	__u32 member;
+	int val;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	val = build(btf, c->pointee, false);
+	if (!ASSERT_GT(val, 0, "build"))
+		goto out;
+	member = btf_members(btf__type_by_id(btf, val))[0].type;
+	want = verdict(btf, val);
+
+	if (!ASSERT_OK(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), "to attr"))
+		goto out;
+	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
+	chain_str(btf, member, buf, sizeof(buf));
+	ASSERT_STREQ(buf, c->attr, "attr chain");
+	got = verdict(btf, val);
+	ASSERT_STREQ(expect_str[got], expect_str[want], "attr verdict");
+
+	if (!ASSERT_OK(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), "to pointee"))
+		goto out;
+	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_POINTEE, "pointee");
+	chain_str(btf, member, buf, sizeof(buf));
+	ASSERT_STREQ(buf, c->back, "pointee chain");
+	got = verdict(btf, val);
+	ASSERT_STREQ(expect_str[got], expect_str[want], "pointee verdict");
+out:
+	btf__free(btf);
+}
+
+/* BTF that cannot be converted: the error, and no crash. */
+static void test_convert_errors(void)
+{
+	struct btf *btf, *copy;
+	const void *raw;
+	void *data;
+	__u32 sz;
+	int i, id;
+
+	/* A pointer property of the attribute convention on a struct */
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	ASSERT_GT(build(btf, "P>T:kptr>S", true), 0, "build");
+	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
+	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), -EINVAL, "not a ptr");
+	ASSERT_EQ(btf__set_tag_convention(btf, 2), -EINVAL, "unknown convention");
+	btf__free(btf);
+
+	/* The same in the pointee convention has no meaning to convert. */
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	ASSERT_GT(build(btf, "T:kptr>I", false), 0, "build");
+	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), -EINVAL, "int");
+	btf__free(btf);
+
+	/* A cycle of consts behind a pointer, and a chain of 40 */
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	id = btf__add_const(btf, btf__type_cnt(btf));
+	btf__add_ptr(btf, id);
+	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), -ELOOP, "cycle");
+	btf__free(btf);
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	id = btf__add_type_tag(btf, "kptr", id);
+	for (i = 0; i < 40; i++)
+		id = btf__add_const(btf, id);
+	btf__add_ptr(btf, id);
+	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), -ELOOP, "long");
+
+	/* Header flags libbpf does not know */
+	raw = btf__raw_data(btf, &sz);
+	data = malloc(sz);
+	if (ASSERT_OK_PTR(data, "malloc")) {
+		memcpy(data, raw, sz);
+		((struct btf_header *)data)->flags = BTF_FLAG_TYPE_TAG_ATTR << 1;
+		copy = btf__new(data, sz);
+		if (ASSERT_OK_PTR(copy, "btf__new")) {
+			ASSERT_EQ(btf__tag_convention(copy), BTF_TAG_CONV_POINTEE, "conv");
+			ASSERT_EQ(btf__convert_tag_convention(copy, BTF_TAG_CONV_ATTR),
+				  -EOPNOTSUPP, "unknown flag");
+			btf__free(copy);
+		}
+		free(data);
+	}
+	btf__free(btf);
+}
+
+/* btf__dedup() keeps the convention and the attribute chains. */
+static void test_convert_dedup(void)
+{
+	int a, b, ts, int_id;
+	struct btf *btf;
+	char buf[128];
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	ts = btf__add_struct(btf, "task_struct", 4);
+	btf__add_field(btf, "a", int_id, 0, 0);
+	a = add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	b = add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	btf__add_struct(btf, "val", 16);
+	btf__add_field(btf, "a", a, 0, 0);
+	btf__add_field(btf, "b", b, 64, 0);
+	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
+	if (!ASSERT_OK(btf__dedup(btf, NULL), "dedup"))
+		goto out;
+	ASSERT_EQ(btf__type_cnt(btf), 6, "types");
+	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
+	chain_str(btf, btf_members(btf__type_by_id(btf, 5))[1].type, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "T:kptr>P>S", "chain");
+out:
+	btf__free(btf);
+}
+
+/* A test object converted by the linker, for test_loader */
+static void *conv_bytes;
+static size_t conv_sz;
+
+static const void *conv_elf_bytes(size_t *sz)
+{
+	*sz = conv_sz;
+	return conv_bytes;
+}
+
+/* Link @in alone into @conv; the result in malloc()ed *@out. */
+static int link_converted(const void *in, size_t in_sz, enum btf_tag_convention conv,
+			  void **out, size_t *out_sz)
+{
+	LIBBPF_OPTS(bpf_linker_opts, opts, .set_tag_conv = true, .tag_conv = conv);
+	struct bpf_linker *linker;
+	struct stat st;
+	int fd, err;
+
+	*out = NULL;
+	fd = memfd_create("btf_tag_conv", 0);
+	if (!ASSERT_GE(fd, 0, "memfd"))
+		return -errno;
+	linker = bpf_linker__new_fd(fd, &opts);
+	if (!ASSERT_OK_PTR(linker, "linker")) {
+		close(fd);
+		return -errno;
+	}
+	err = bpf_linker__add_buf(linker, (void *)in, in_sz, NULL);
+	err = err ?: bpf_linker__finalize(linker);
+	bpf_linker__free(linker);
+	if (ASSERT_OK(err, "link") && ASSERT_OK(fstat(fd, &st), "fstat")) {
+		*out_sz = st.st_size;
+		*out = malloc(*out_sz);
+		if (!ASSERT_OK_PTR(*out, "malloc") ||
+		    !ASSERT_EQ(pread(fd, *out, *out_sz, 0), *out_sz, "read"))
+			err = -EIO;
+	}
+	close(fd);
+	return err;
+}
+
+/* Count the pointer-property tags in front of (@before) or after a PTR. */
+static int count_kptr_tags(const struct btf *btf, bool before)
+{
+	const struct btf_type *t, *r;
+	const char *name;
+	int i, n = 0;
+
+	for (i = 1; i < btf__type_cnt(btf); i++) {
+		t = btf__type_by_id(btf, i);
+		if (!btf_is_ptr(t) && !btf_is_type_tag(t))
+			continue;
+		r = btf__type_by_id(btf, t->type);
+		if (!r || !btf_is_ptr(before ? r : t))
+			continue;
+		t = before ? t : r;
+		if (!btf_is_type_tag(t) || btf_kflag(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		n += strcmp(name, "kptr") == 0 || strcmp(name, "kptr_untrusted") == 0;
+	}
+	return n;
+}
+
+/* Check that the object @bytes is in @conv, with kptr tags in its places. */
+static void check_object(const void *bytes, size_t sz, enum btf_tag_convention conv)
+{
+	bool attr = conv == BTF_TAG_CONV_ATTR;
+	struct bpf_object *obj;
+	struct btf *btf;
+
+	obj = bpf_object__open_mem(bytes, sz, NULL);
+	if (!ASSERT_OK_PTR(obj, "open"))
+		return;
+	btf = bpf_object__btf(obj);
+	ASSERT_EQ(btf__tag_convention(btf), conv, "convention");
+	ASSERT_GE(count_kptr_tags(btf, attr), 1, "moved");
+	ASSERT_EQ(count_kptr_tags(btf, !attr), 0, "left");
+	bpf_object__close(obj);
+}
+
+/* The linker converts a whole object, to the attribute convention and
+ * back.
+ */
+static void test_convert_linker(void)
+{
+	size_t in_sz, attr_sz, back_sz;
+	void *attr, *back;
+	const void *in;
+
+	in = btf_tag_conv_kptr__elf_bytes(&in_sz);
+	if (link_converted(in, in_sz, BTF_TAG_CONV_ATTR, &attr, &attr_sz))
+		goto out;
+	check_object(attr, attr_sz, BTF_TAG_CONV_ATTR);
+	if (!link_converted(attr, attr_sz, BTF_TAG_CONV_POINTEE, &back, &back_sz))
+		check_object(back, back_sz, BTF_TAG_CONV_POINTEE);
+	free(back);
+out:
+	free(attr);
+}
+
+/* The kptr and the user pointer programs, converted to the attribute
+ * convention, get the verdicts they get in the producer's convention.  A
+ * kernel without the flag gets them back in the pointee convention from
+ * libbpf.
+ */
+static void test_convert_progs(const char *name, skel_elf_bytes_fn elf_bytes)
+{
+	struct test_loader tester = {};
+	const void *in;
+	size_t in_sz;
+
+	free(conv_bytes);
+	in = elf_bytes(&in_sz);
+	if (link_converted(in, in_sz, BTF_TAG_CONV_ATTR, &conv_bytes, &conv_sz))
+		return;
+	test_loader__run_subtests(&tester, name, conv_elf_bytes);
+	test_loader_fini(&tester);
+}
+
 void test_btf_tag_conv(void)
 {
-	char name[96];
+	char name[96], *p;
 	int i, attr;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -467,5 +910,24 @@ void test_btf_tag_conv(void)
 		test_bitfield_spin_lock();
 	if (test__start_subtest("unknown_flag"))
 		test_unknown_flag();
+	if (test__start_subtest("global_tagged_args"))
+		test_global_tagged_args();
+	for (i = 0; i < ARRAY_SIZE(conv_cases); i++) {
+		snprintf(name, sizeof(name), "convert_%s", conv_cases[i].pointee);
+		for (p = name; *p; p++)
+			*p = *p == '>' ? '_' : *p == ':' ? '-' : *p;
+		if (test__start_subtest(name))
+			test_convert(&conv_cases[i]);
+	}
+	if (test__start_subtest("convert_errors"))
+		test_convert_errors();
+	if (test__start_subtest("convert_dedup"))
+		test_convert_dedup();
+	if (test__start_subtest("convert_linker"))
+		test_convert_linker();
+	test_convert_progs("btf_tag_conv_kptr", btf_tag_conv_kptr__elf_bytes);
+	test_convert_progs("btf_tag_conv_user", btf_tag_conv_user__elf_bytes);
+	free(conv_bytes);
+	conv_bytes = NULL;
 }
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# "bpftool btf convert" of the series, on the kptr test object as each
+# compiler built it: to the attribute convention and back, what "btf dump"
+# shows, and bad input. Prints "ok - ..." or "FAIL - ..." per check.
+# Usage: bpftool-check.sh KBUILD_DIR (after scripts/stbuild.sh).
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_sid_root
+kb=${1:?usage: bpftool-check.sh KBUILD_DIR}
+st=$kb/selftests
+[ -x "$st/bpftool" ] || die "no bpftool in $st; run scripts/stbuild.sh"
+mount_same "$kb"
+tmp=$st/bpftool-check
+rm -rf "$tmp"; mkdir -p "$tmp"
+bt() { in_root "$st" "./bpftool $*"; }
+check() { if eval "$2"; then echo "ok - $1"; else echo "FAIL - $1"; fi; }
+# kptrs FILE BEFORE: how many kptr tags in FILE's raw dump sit in front of
+# (BEFORE=1) or right after (0) a PTR.
+kptrs() {
+	awk -v before="$2" '
+		/^\[[0-9]+\] / {
+			id = substr($1, 2, length($1) - 2); kind[id] = $2; name[id] = $3
+			if (match($0, /type_id=[0-9]+/)) ref[id] = substr($0, RSTART + 8, RLENGTH - 8)
+		}
+		function kp(i) { return kind[i] == "TYPE_TAG" && name[i] ~ /^.kptr/ }
+		END {
+			for (id in kind) {
+				if (before && kp(id) && kind[ref[id]] == "PTR") n++
+				if (!before && kind[id] == "PTR" && kp(ref[id])) n++
+			}
+			print n + 0
+		}' "$1"
+}
+
+for f in clang:btf_tag_conv_kptr.bpf.o gcc:bpf_gcc/btf_tag_conv_kptr.bpf.o; do
+	c=${f%%:*} o=${f#*:}
+	[ -f "$st/$o" ] || { echo "FAIL - $c: no $o"; continue; }
+	a=bpftool-check/$c-attr.o p=bpftool-check/$c-pointee.o
+	bt btf dump file "$o" >"$tmp/$c.txt"
+	check "$c: convert to attribute" "bt btf convert $o $a convention attribute"
+	bt btf dump file "$a" >"$tmp/$c-attr.txt" 2>&1
+	check "$c: attribute dump names its convention" \
+		"head -n1 $tmp/$c-attr.txt | grep -qx 'type tag convention: attribute'"
+	check "$c: attribute object has kptr tags before the PTR only" \
+		"[ \$(kptrs $tmp/$c-attr.txt 1) -ge 1 ] && [ \$(kptrs $tmp/$c-attr.txt 0) = 0 ]"
+	check "$c: JSON dump names the convention" \
+		"bt -j btf dump file $a | grep -q '\"type_tag_convention\":\"attribute\"'"
+	check "$c: convert back to pointee" "bt btf convert $a $p convention pointee"
+	bt btf dump file "$p" >"$tmp/$c-pointee.txt" 2>&1
+	check "$c: pointee dump has no convention line" "! grep -q 'type tag convention' $tmp/$c-pointee.txt"
+	check "$c: pointee object has kptr tags after the PTR only" \
+		"[ \$(kptrs $tmp/$c-pointee.txt 0) -ge 1 ] && [ \$(kptrs $tmp/$c-pointee.txt 1) = 0 ]"
+done
+# refused MSG ARGS...: bpftool ARGS exits non-zero and says MSG.
+refused() {
+	local msg=$1 out; shift
+	! out=$(bt "$@" 2>&1) && grep -qF "$msg" <<<"$out"
+}
+check "unknown convention is refused" \
+	"refused \"unknown type tag convention 'bogus'\" btf convert btf_tag_conv_kptr.bpf.o bpftool-check/x.o convention bogus"
+check "missing input is reported" \
+	"refused 'failed to open' btf convert bpftool-check/none.o bpftool-check/x.o convention pointee"
