@@ -16,6 +16,8 @@ if [ -n "$files" ]; then
 		die "the cover letter is still git's template"
 fi
 "$TOP/scripts/apply.sh"
+need_sid_root
+mount_same "$TOP"
 bad=0
 ign=$(list_file "$TOP/config/checkpatch.selftests-ignore" | awk '{ print $1 }' | paste -sd, -)
 for p in $files; do
@@ -24,7 +26,8 @@ for p in $files; do
 	if ! grep '^diff --git ' "$pd/$p" | grep -qv ' a/tools/testing/selftests/bpf/'; then
 		opt=(--ignore "$ign")
 	fi
-	if ! out=$(cd "$src" && perl scripts/checkpatch.pl --strict --quiet --no-summary "${opt[@]}" "$pd/$p" 2>&1); then
+	# In the sid root: its python3 has ply, which checkpatch's SPDX check needs.
+	if ! out=$(in_root "$src" "perl scripts/checkpatch.pl --strict --quiet --no-summary ${opt[*]} $pd/$p" 2>&1); then
 		echo "checkpatch --strict: $p"; echo "$out"; bad=1
 	fi
 done

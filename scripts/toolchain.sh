@@ -5,7 +5,7 @@
 
 SID_PKGS="gcc-bpf binutils-bpf clang llvm lld clang-23 pahole bpftool libbpf-dev
 libelf-dev zlib1g-dev libcap-dev gcc make bc flex bison libssl-dev openssl cpio
-python3 kmod busybox-static ccache rsync xz-utils"
+python3 python3-ply perl kmod busybox-static ccache rsync xz-utils"
 
 need_root
 need_disk "$CACHE" 6

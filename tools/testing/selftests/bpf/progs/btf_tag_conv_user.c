@@ -14,60 +14,92 @@
 #define __tag_percpu __attribute__((btf_type_tag("percpu")))
 
 struct conv_node {
-	long *plain;
+	/* PTR -> TYPE_TAG(user) -> INT */
 	long __tag_user *user;
+	/* PTR -> TYPE_TAG(percpu) -> INT */
 	long __tag_percpu *pcpu;
-	/* CONST -> PTR -> TYPE_TAG -> INT */
+	/* CONST -> PTR -> TYPE_TAG(user) -> INT */
 	long __tag_user * const cuser;
 	/* PTR -> TYPE_TAG -> TYPE_TAG -> INT: two kinds of memory */
 	long __tag_user __tag_percpu *both;
+	/* PTR -> INT */
+	long *plain;
 };
 
-/* Allocate a node and read what its member @f points to. */
-#define READ_LEAF(f)					\
-	struct conv_node *n = bpf_obj_new(typeof(*n));	\
-	long v = 0;					\
-							\
-	if (!n)						\
-		return 0;				\
-	if (n->f)					\
-		v = *n->f;				\
-	bpf_obj_drop(n);				\
-	return v
-
+/* Each program allocates a node and reads what one member points to. */
 SEC("tc")
 __success
 int read_plain(void *ctx)
 {
-	READ_LEAF(plain);
+	struct conv_node *n = bpf_obj_new(typeof(*n));
+	long v = 0;
+
+	if (!n)
+		return 0;
+	if (n->plain)
+		v = *n->plain;
+	bpf_obj_drop(n);
+	return v;
 }
 
 SEC("tc")
 __failure __msg("invalid mem access 'scalar'")
 int read_user(void *ctx)
 {
-	READ_LEAF(user);
+	struct conv_node *n = bpf_obj_new(typeof(*n));
+	long v = 0;
+
+	if (!n)
+		return 0;
+	if (n->user)
+		v = *n->user;
+	bpf_obj_drop(n);
+	return v;
 }
 
 SEC("tc")
 __failure __msg("invalid mem access 'scalar'")
 int read_percpu(void *ctx)
 {
-	READ_LEAF(pcpu);
+	struct conv_node *n = bpf_obj_new(typeof(*n));
+	long v = 0;
+
+	if (!n)
+		return 0;
+	if (n->pcpu)
+		v = *n->pcpu;
+	bpf_obj_drop(n);
+	return v;
 }
 
 SEC("tc")
 __failure __msg("invalid mem access 'scalar'")
 int read_const_user(void *ctx)
 {
-	READ_LEAF(cuser);
+	struct conv_node *n = bpf_obj_new(typeof(*n));
+	long v = 0;
+
+	if (!n)
+		return 0;
+	if (n->cuser)
+		v = *n->cuser;
+	bpf_obj_drop(n);
+	return v;
 }
 
 SEC("tc")
 __failure __msg("has multiple type tags")
 int read_user_percpu(void *ctx)
 {
-	READ_LEAF(both);
+	struct conv_node *n = bpf_obj_new(typeof(*n));
+	long v = 0;
+
+	if (!n)
+		return 0;
+	if (n->both)
+		v = *n->both;
+	bpf_obj_drop(n);
+	return v;
 }
 
 char _license[] SEC("license") = "GPL";
