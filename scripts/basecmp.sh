@@ -29,6 +29,19 @@ BTT_VM_IMAGE=$base_img BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-t
 cp "$st/vm/clang.log" "$out/base-clang.log"; cp "$st/vm/gcc.log" "$out/base-gcc.log"
 echo "series' tests on the base kernel:"
 grep -E '^  (btf_tag_conv|flavour)|^flavour' "$out/base-tests.txt" || true
+# The kptr and user programs as the compiler emitted them, and converted to
+# the attribute convention (which libbpf converts back for this kernel).
+echo "verdicts on the base kernel: compiler's object / attribute-converted object"
+for f in clang gcc; do
+	awk -v f="$f" '
+		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv(_kptr|_user)?\/(kptr|read)_[a-z_]+:[A-Z]+/) {
+			split(substr($0, RSTART, RLENGTH), a, /[ \/:]+/)
+			name = a[4]; v = a[5]
+			if (a[3] == "btf_tag_conv") conv[name] = v; else orig[name] = v
+		}
+		END { for (n in orig) printf "  %-6s %-20s %-5s %s\n", f, n, orig[n], conv[n] }' \
+		"$out/base-$f.log" | sort
+done
 
 # 2. The benchmark.
 in_root "$TOP" "gcc -O2 -Wall -o $st/btf-load-bench scripts/btf-load-bench.c"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bisectability: build kernel/bpf/ at every patch of the series, with
-# warnings as errors, in a separate tree and build dir. Kernel objects only:
-# the selftest patches are built by scripts/stbuild.sh at the top of the series.
+# warnings as errors, in a separate tree and build dir, and libbpf and
+# bpftool (-Werror) at every patch that touches them. The selftest patches
+# are built by scripts/stbuild.sh at the top of the series.
 # Needs scripts/kbuild.sh to have configured $CACHE/kbuild-$BASE-gcc.
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +27,13 @@ fail=0
 for c in $(git -C "$src" rev-list --reverse base..series); do
 	git -C "$tree" checkout -q -f --detach "$c"
 	s=$(git -C "$tree" log -1 --format=%s)
-	if in_root "$tree" "$mk kernel/bpf/" >"$out/build.log" 2>&1; then
+	tools=
+	if git -C "$tree" show --name-only --format= HEAD | grep -q '^tools/\(lib/bpf\|bpf/bpftool\)/'; then
+		tools="&& make -s -C tools/lib/bpf OUTPUT=$out/libbpf/ -j$JOBS EXTRA_CFLAGS=-Werror \
+			&& make -s -C tools/bpf/bpftool OUTPUT=$out/bpftool/ -j$JOBS EXTRA_CFLAGS=-Werror"
+		mkdir -p "$out/libbpf" "$out/bpftool"
+	fi
+	if in_root "$tree" "$mk kernel/bpf/ $tools" >"$out/build.log" 2>&1; then
 		echo "ok - $s"
 	else
 		echo "FAIL - $s"; grep -E 'error|warning' "$out/build.log" | head -n 10; fail=1

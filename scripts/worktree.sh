@@ -27,7 +27,7 @@ if [ -f "$cover" ]; then
 	# Subject (unfolded) and body, up to the shortlog's "Author (N):" line.
 	awk '/^Subject: / { s = $0; sub(/^Subject: \[[^]]*\] /, "", s); hdr = 1; next }
 	     hdr && /^ / { s = s $0; next }
-	     hdr { print s; hdr = 0; body = 1; next }
+	     hdr { print s; print ""; hdr = 0; body = 1; next }
 	     body && /^[^ ].* \([0-9]+\):$/ { exit }
 	     body { print }' "$cover" >"$dir/.git-desc"
 fi
