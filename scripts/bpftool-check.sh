@@ -52,6 +52,61 @@ for f in clang:btf_tag_conv_kptr.bpf.o gcc:bpf_gcc/btf_tag_conv_kptr.bpf.o; do
 	check "$c: pointee object has kptr tags after the PTR only" \
 		"[ \$(kptrs $tmp/$c-pointee.txt 0) -ge 1 ] && [ \$(kptrs $tmp/$c-pointee.txt 1) = 0 ]"
 done
+# chains FILE: "member chain" for each member of struct map_value in FILE's
+# raw dump, e.g. "td D:kp_t>P>T:kptr_untrusted>task_struct".
+chains() {
+	python3 - "$1" <<'PY'
+import re, sys
+types, members, cur = {}, {}, None
+for line in open(sys.argv[1]):
+    m = re.match(r"\[(\d+)\] (\w+) '([^']*)'(?:.*?type_id=(\d+))?", line)
+    if m:
+        types[m[1]] = (m[2], m[3], m[4])
+        cur = m[1] if m[2] == "STRUCT" and m[3] == "map_value" else None
+        continue
+    m = re.match(r"\s+'(\w+)' type_id=(\d+)", line)
+    if m and cur:
+        members[m[1]] = m[2]
+short = {"PTR": "P", "CONST": "C", "VOLATILE": "V", "RESTRICT": "R"}
+for name, tid in sorted(members.items()):
+    out = []
+    while tid in types and len(out) < 16:
+        kind, tname, ref = types[tid]
+        if kind in short:
+            out.append(short[kind])
+        elif kind == "TYPE_TAG":
+            out.append("T:" + tname)
+        elif kind == "TYPEDEF":
+            out.append("D:" + tname)
+        else:
+            out.append(tname)  # STRUCT and FWD alike: GCC prunes to FWD
+            break
+        tid = ref
+    print(name, ">".join(out))
+PY
+}
+
+# A header dumped from the attribute-convention object, compiled back by
+# each compiler and converted to the attribute convention, gives the same
+# map_value chains.
+a=bpftool-check/clang-attr.o
+bt btf dump file "$a" >"$tmp/orig.txt"
+chains "$tmp/orig.txt" >"$tmp/orig.chains"
+bt btf dump file "$a" format c >"$tmp/rt.h"
+printf '#include "rt.h"\nstruct map_value rt_value;\n' >"$tmp/rt.c"
+for cc in "clang:clang -std=gnu11 -g -O2 --target=bpf" "clang-23:clang-23 -std=gnu11 -g -O2 --target=bpf" \
+	"bpf-gcc:bpf-gcc -std=gnu11 -gbtf -O2"; do
+	n=${cc%%:*}
+	check "$n: header of attribute BTF compiles" \
+		"in_root $st 'cd bpftool-check && ${cc#*:} -c rt.c -o rt-$n.o' >$tmp/rt-$n.log 2>&1"
+	bt btf convert "bpftool-check/rt-$n.o" "bpftool-check/rt-$n-attr.o" convention attribute \
+		>/dev/null 2>&1 || true
+	bt btf dump file "bpftool-check/rt-$n-attr.o" >"$tmp/rt-$n.txt" 2>/dev/null || true
+	chains "$tmp/rt-$n.txt" >"$tmp/rt-$n.chains"
+	check "$n: compiled back into the same chains" \
+		"[ -s $tmp/orig.chains ] && diff $tmp/orig.chains $tmp/rt-$n.chains >$tmp/rt-$n.diff"
+done
+
 # refused MSG ARGS...: bpftool ARGS exits non-zero and says MSG.
 refused() {
 	local msg=$1 out; shift

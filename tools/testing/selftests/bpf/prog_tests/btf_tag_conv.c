@@ -766,6 +766,60 @@ out:
 	btf__free(btf);
 }
 
+static void btf_dump_printf(void *ctx, const char *fmt, va_list args)
+{
+	vfprintf(ctx, fmt, args);
+}
+
+/* btf_dump writes attribute-convention BTF in the pointee convention's C,
+ * the one every compiler turns back into the same chains.
+ */
+static void test_convert_dump(void)
+{
+	static const char * const want[] = {
+		"struct task_struct __attribute__((btf_type_tag(\"kptr\"))) *a;",
+		"struct task_struct __attribute__((btf_type_tag(\"kptr\"))) * const b;",
+		"typedef struct task_struct __attribute__((btf_type_tag(\"kptr\"))) *kp_t;",
+	};
+	int i, int_id, ts, a, b, d, val;
+	struct btf_dump *dump = NULL;
+	char *buf = NULL;
+	size_t buf_sz;
+	struct btf *btf;
+	FILE *f;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	ts = btf__add_struct(btf, "task_struct", 4);
+	btf__add_field(btf, "pid", int_id, 0, 0);
+	a = add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	b = add_chain(btf, "C>T:kptr>P>S", ts, -1, -1, int_id);
+	d = btf__add_typedef(btf, "kp_t", add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id));
+	val = btf__add_struct(btf, "val", 24);
+	btf__add_field(btf, "a", a, 0, 0);
+	btf__add_field(btf, "b", b, 64, 0);
+	btf__add_field(btf, "c", d, 128, 0);
+	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
+
+	f = open_memstream(&buf, &buf_sz);
+	if (!ASSERT_OK_PTR(f, "open_memstream"))
+		goto out;
+	dump = btf_dump__new(btf, btf_dump_printf, f, NULL);
+	if (ASSERT_OK_PTR(dump, "btf_dump__new"))
+		ASSERT_OK(btf_dump__dump_type(dump, val), "dump");
+	fclose(f);
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		ASSERT_HAS_SUBSTR(buf, want[i], "declaration");
+	/* The BTF itself is left in its convention. */
+	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
+out:
+	btf_dump__free(dump);
+	free(buf);
+	btf__free(btf);
+}
+
 /* A test object converted by the linker, for test_loader */
 static void *conv_bytes;
 static size_t conv_sz;
@@ -776,14 +830,16 @@ static const void *conv_elf_bytes(size_t *sz)
 	return conv_bytes;
 }
 
-/* Link @in alone into @conv; the result in malloc()ed *@out. */
-static int link_converted(const void *in, size_t in_sz, enum btf_tag_convention conv,
-			  void **out, size_t *out_sz)
+/* Link @n objects @in into one in @conv (or, for -1, in the convention of
+ * the first); the result in malloc()ed *@out.
+ */
+static int link_objects(const void **in, size_t *in_sz, int n, int conv, void **out,
+			size_t *out_sz)
 {
-	LIBBPF_OPTS(bpf_linker_opts, opts, .set_tag_conv = true, .tag_conv = conv);
+	LIBBPF_OPTS(bpf_linker_opts, opts, .set_tag_conv = conv >= 0, .tag_conv = conv);
 	struct bpf_linker *linker;
 	struct stat st;
-	int fd, err;
+	int i, fd, err = 0;
 
 	*out = NULL;
 	fd = memfd_create("btf_tag_conv", 0);
@@ -794,7 +850,8 @@ static int link_converted(const void *in, size_t in_sz, enum btf_tag_convention 
 		close(fd);
 		return -errno;
 	}
-	err = bpf_linker__add_buf(linker, (void *)in, in_sz, NULL);
+	for (i = 0; i < n && !err; i++)
+		err = bpf_linker__add_buf(linker, (void *)in[i], in_sz[i], NULL);
 	err = err ?: bpf_linker__finalize(linker);
 	bpf_linker__free(linker);
 	if (ASSERT_OK(err, "link") && ASSERT_OK(fstat(fd, &st), "fstat")) {
@@ -806,6 +863,13 @@ static int link_converted(const void *in, size_t in_sz, enum btf_tag_convention 
 	}
 	close(fd);
 	return err;
+}
+
+/* Link @in alone into @conv. */
+static int link_converted(const void *in, size_t in_sz, enum btf_tag_convention conv,
+			  void **out, size_t *out_sz)
+{
+	return link_objects(&in, &in_sz, 1, conv, out, out_sz);
 }
 
 /* Count the pointer-property tags in front of (@before) or after a PTR. */
@@ -849,21 +913,37 @@ static void check_object(const void *bytes, size_t sz, enum btf_tag_convention c
 }
 
 /* The linker converts a whole object, to the attribute convention and
- * back.
+ * back, and gives objects of both conventions linked together the first
+ * one's.
  */
 static void test_convert_linker(void)
 {
-	size_t in_sz, attr_sz, back_sz;
-	void *attr, *back;
-	const void *in;
+	size_t in_sz[2], attr_sz, back_sz, both_sz;
+	void *attr, *back, *both;
+	const void *in[2];
 
-	in = btf_tag_conv_kptr__elf_bytes(&in_sz);
-	if (link_converted(in, in_sz, BTF_TAG_CONV_ATTR, &attr, &attr_sz))
+	in[0] = btf_tag_conv_kptr__elf_bytes(&in_sz[0]);
+	if (link_converted(in[0], in_sz[0], BTF_TAG_CONV_ATTR, &attr, &attr_sz))
 		goto out;
 	check_object(attr, attr_sz, BTF_TAG_CONV_ATTR);
 	if (!link_converted(attr, attr_sz, BTF_TAG_CONV_POINTEE, &back, &back_sz))
 		check_object(back, back_sz, BTF_TAG_CONV_POINTEE);
 	free(back);
+
+	/* The user programs' object has no kptr: link it second, then first. */
+	in[0] = attr;
+	in_sz[0] = attr_sz;
+	in[1] = btf_tag_conv_user__elf_bytes(&in_sz[1]);
+	if (!link_objects(in, in_sz, 2, -1, &both, &both_sz))
+		check_object(both, both_sz, BTF_TAG_CONV_ATTR);
+	free(both);
+	in[0] = in[1];
+	in_sz[0] = in_sz[1];
+	in[1] = attr;
+	in_sz[1] = attr_sz;
+	if (!link_objects(in, in_sz, 2, -1, &both, &both_sz))
+		check_object(both, both_sz, BTF_TAG_CONV_POINTEE);
+	free(both);
 out:
 	free(attr);
 }
@@ -923,6 +1003,8 @@ void test_btf_tag_conv(void)
 		test_convert_errors();
 	if (test__start_subtest("convert_dedup"))
 		test_convert_dedup();
+	if (test__start_subtest("convert_dump"))
+		test_convert_dump();
 	if (test__start_subtest("convert_linker"))
 		test_convert_linker();
 	test_convert_progs("btf_tag_conv_kptr", btf_tag_conv_kptr__elf_bytes);
