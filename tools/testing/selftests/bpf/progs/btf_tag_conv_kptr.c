@@ -111,4 +111,60 @@ int kptr_star(void *ctx)
 	return v ? read_pid(v->star) : 0;
 }
 
+/* Referenced kptrs behind a const and a typedef: CONST -> PTR -> TYPE_TAG
+ * -> STRUCT and TYPEDEF -> PTR -> TYPE_TAG -> STRUCT with every compiler.
+ */
+typedef struct task_struct __kptr *kref_t;
+
+struct ref_value {
+	struct task_struct __kptr * const cref;
+	kref_t tdref;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, int);
+	__type(value, struct ref_value);
+	__uint(max_entries, 1);
+} ref_map SEC(".maps");
+
+struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym;
+void bpf_task_release(struct task_struct *p) __ksym;
+
+/* Store a reference to @task in the kptr at @field, release the old one. */
+static __always_inline int stash(void *field, struct task_struct *task)
+{
+	struct task_struct *p, *old;
+
+	p = bpf_task_acquire(task);
+	if (!p)
+		return 0;
+	old = bpf_kptr_xchg(field, p);
+	if (old)
+		bpf_task_release(old);
+	return 0;
+}
+
+SEC("tp_btf/task_newtask")
+__success
+int BPF_PROG(kptr_xchg_const, struct task_struct *task, u64 clone_flags)
+{
+	struct ref_value *v;
+	int key = 0;
+
+	v = bpf_map_lookup_elem(&ref_map, &key);
+	return v ? stash((void *)&v->cref, task) : 0;
+}
+
+SEC("tp_btf/task_newtask")
+__success
+int BPF_PROG(kptr_xchg_typedef, struct task_struct *task, u64 clone_flags)
+{
+	struct ref_value *v;
+	int key = 0;
+
+	v = bpf_map_lookup_elem(&ref_map, &key);
+	return v ? stash(&v->tdref, task) : 0;
+}
+
 char _license[] SEC("license") = "GPL";
