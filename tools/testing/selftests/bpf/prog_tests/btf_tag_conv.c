@@ -580,45 +580,31 @@ static const struct conv_case conv_cases[] = {
 /* Render the chain at @id the way add_chain() reads it. */
 static void chain_str(const struct btf *btf, __u32 id, char *buf, size_t sz)
 {
+	static const char links[] = {
+		[BTF_KIND_PTR] = 'P', [BTF_KIND_CONST] = 'C', [BTF_KIND_VOLATILE] = 'V',
+		[BTF_KIND_RESTRICT] = 'R', [BTF_KIND_TYPEDEF] = 'D', [BTF_KIND_ARRAY] = 'Y',
+	};
 	const struct btf_type *t;
 	const char *name;
-	int n = 0, i;
+	int n = 0, i, k;
 
 	buf[0] = 0;
 	for (i = 0; i < 16 && n < sz; i++) {
 		t = btf__type_by_id(btf, id);
 		name = btf__name_by_offset(btf, t->name_off);
-		switch (btf_kind(t)) {
-		case BTF_KIND_TYPE_TAG:
+		k = btf_kind(t);
+		if (k == BTF_KIND_TYPE_TAG) {
 			n += snprintf(buf + n, sz - n, "%s:%s>", btf_kflag(t) ? "A" : "T", name);
-			break;
-		case BTF_KIND_PTR:
-			n += snprintf(buf + n, sz - n, "P>");
-			break;
-		case BTF_KIND_CONST:
-			n += snprintf(buf + n, sz - n, "C>");
-			break;
-		case BTF_KIND_VOLATILE:
-			n += snprintf(buf + n, sz - n, "V>");
-			break;
-		case BTF_KIND_TYPEDEF:
-			n += snprintf(buf + n, sz - n, "D>");
-			break;
-		case BTF_KIND_ARRAY:
-			n += snprintf(buf + n, sz - n, "Y>");
-			id = btf_array(t)->type;
-			continue;
-		case BTF_KIND_INT:
-			n += snprintf(buf + n, sz - n, "I");
-			return;
-		case BTF_KIND_STRUCT:
-			n += snprintf(buf + n, sz - n, strcmp(name, "bpf_spin_lock") ? "S" : "L");
-			return;
-		default:
-			n += snprintf(buf + n, sz - n, "?");
+		} else if (k < sizeof(links) && links[k]) {
+			n += snprintf(buf + n, sz - n, "%c>", links[k]);
+		} else {
+			/* The end of the chain: I, S or L */
+			n += snprintf(buf + n, sz - n, "%s", k == BTF_KIND_INT ? "I" :
+				      k != BTF_KIND_STRUCT ? "?" :
+				      strcmp(name, "bpf_spin_lock") ? "S" : "L");
 			return;
 		}
-		id = t->type;
+		id = k == BTF_KIND_ARRAY ? btf_array(t)->type : t->type;
 	}
 }
 

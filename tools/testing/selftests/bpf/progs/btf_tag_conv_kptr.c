@@ -131,6 +131,13 @@ struct {
 struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym;
 void bpf_task_release(struct task_struct *p) __ksym;
 
+static __always_inline struct ref_value *ref_value(void)
+{
+	int key = 0;
+
+	return bpf_map_lookup_elem(&ref_map, &key);
+}
+
 /* Store a reference to @task in the kptr at @field, release the old one. */
 static __always_inline int stash(void *field, struct task_struct *task)
 {
@@ -149,10 +156,8 @@ SEC("tp_btf/task_newtask")
 __success
 int BPF_PROG(kptr_xchg_const, struct task_struct *task, u64 clone_flags)
 {
-	struct ref_value *v;
-	int key = 0;
+	struct ref_value *v = ref_value();
 
-	v = bpf_map_lookup_elem(&ref_map, &key);
 	return v ? stash((void *)&v->cref, task) : 0;
 }
 
@@ -160,10 +165,8 @@ SEC("tp_btf/task_newtask")
 __success
 int BPF_PROG(kptr_xchg_typedef, struct task_struct *task, u64 clone_flags)
 {
-	struct ref_value *v;
-	int key = 0;
+	struct ref_value *v = ref_value();
 
-	v = bpf_map_lookup_elem(&ref_map, &key);
 	return v ? stash(&v->tdref, task) : 0;
 }
 
