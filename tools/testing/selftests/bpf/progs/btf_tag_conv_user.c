@@ -26,80 +26,56 @@ struct conv_node {
 	long *plain;
 };
 
-/* Each program allocates a node and reads what one member points to. */
+/* Allocate a node, and read what its member at @off points to: the
+ * verifier types the member load from the node's BTF.
+ */
+static __always_inline long read_member(unsigned long off)
+{
+	struct conv_node *n = bpf_obj_new(typeof(*n));
+	long *p, v = 0;
+
+	if (!n)
+		return 0;
+	p = *(long **)((void *)n + off);
+	if (p)
+		v = *p;
+	bpf_obj_drop(n);
+	return v;
+}
+
 SEC("tc")
 __success
 int read_plain(void *ctx)
 {
-	struct conv_node *n = bpf_obj_new(typeof(*n));
-	long v = 0;
-
-	if (!n)
-		return 0;
-	if (n->plain)
-		v = *n->plain;
-	bpf_obj_drop(n);
-	return v;
+	return read_member(offsetof(struct conv_node, plain));
 }
 
 SEC("tc")
 __failure __msg("invalid mem access 'scalar'")
 int read_user(void *ctx)
 {
-	struct conv_node *n = bpf_obj_new(typeof(*n));
-	long v = 0;
-
-	if (!n)
-		return 0;
-	if (n->user)
-		v = *n->user;
-	bpf_obj_drop(n);
-	return v;
+	return read_member(offsetof(struct conv_node, user));
 }
 
 SEC("tc")
 __failure __msg("invalid mem access 'scalar'")
 int read_percpu(void *ctx)
 {
-	struct conv_node *n = bpf_obj_new(typeof(*n));
-	long v = 0;
-
-	if (!n)
-		return 0;
-	if (n->pcpu)
-		v = *n->pcpu;
-	bpf_obj_drop(n);
-	return v;
+	return read_member(offsetof(struct conv_node, pcpu));
 }
 
 SEC("tc")
 __failure __msg("invalid mem access 'scalar'")
 int read_const_user(void *ctx)
 {
-	struct conv_node *n = bpf_obj_new(typeof(*n));
-	long v = 0;
-
-	if (!n)
-		return 0;
-	if (n->cuser)
-		v = *n->cuser;
-	bpf_obj_drop(n);
-	return v;
+	return read_member(offsetof(struct conv_node, cuser));
 }
 
 SEC("tc")
 __failure __msg("has multiple type tags")
 int read_user_percpu(void *ctx)
 {
-	struct conv_node *n = bpf_obj_new(typeof(*n));
-	long v = 0;
-
-	if (!n)
-		return 0;
-	if (n->both)
-		v = *n->both;
-	bpf_obj_drop(n);
-	return v;
+	return read_member(offsetof(struct conv_node, both));
 }
 
 char _license[] SEC("license") = "GPL";
