@@ -15,50 +15,15 @@ tmp=$st/bpftool-check
 rm -rf "$tmp"; mkdir -p "$tmp"
 bt() { in_root "$st" "./bpftool $*"; }
 check() { if eval "$2"; then echo "ok - $1"; else echo "FAIL - $1"; fi; }
-# kptrs FILE BEFORE: how many kptr tags in FILE's raw dump sit in front of
-# (BEFORE=1) or right after (0) a PTR.
-kptrs() {
-	awk -v before="$2" '
-		/^\[[0-9]+\] / {
-			id = substr($1, 2, length($1) - 2); kind[id] = $2; name[id] = $3
-			if (match($0, /type_id=[0-9]+/)) ref[id] = substr($0, RSTART + 8, RLENGTH - 8)
-		}
-		function kp(i) { return kind[i] == "TYPE_TAG" && name[i] ~ /^.kptr/ }
-		END {
-			for (id in kind) {
-				if (before && kp(id) && kind[ref[id]] == "PTR") n++
-				if (!before && kind[id] == "PTR" && kp(ref[id])) n++
-			}
-			print n + 0
-		}' "$1"
-}
-
-for f in clang:btf_tag_conv_kptr.bpf.o gcc:bpf_gcc/btf_tag_conv_kptr.bpf.o; do
-	c=${f%%:*} o=${f#*:}
-	[ -f "$st/$o" ] || { echo "FAIL - $c: no $o"; continue; }
-	a=bpftool-check/$c-attr.o p=bpftool-check/$c-pointee.o
-	bt btf dump file "$o" >"$tmp/$c.txt"
-	check "$c: convert to attribute" "bt btf convert $o $a convention attribute"
-	bt btf dump file "$a" >"$tmp/$c-attr.txt" 2>&1
-	check "$c: attribute dump names its convention" \
-		"head -n1 $tmp/$c-attr.txt | grep -qx 'type tag convention: attribute'"
-	check "$c: attribute object has kptr tags before the PTR only" \
-		"[ \$(kptrs $tmp/$c-attr.txt 1) -ge 1 ] && [ \$(kptrs $tmp/$c-attr.txt 0) = 0 ]"
-	check "$c: JSON dump names the convention" \
-		"bt -j btf dump file $a | grep -q '\"type_tag_convention\":\"attribute\"'"
-	check "$c: convert back to pointee" "bt btf convert $a $p convention pointee"
-	bt btf dump file "$p" >"$tmp/$c-pointee.txt" 2>&1
-	check "$c: pointee dump has no convention line" "! grep -q 'type tag convention' $tmp/$c-pointee.txt"
-	check "$c: pointee object has kptr tags after the PTR only" \
-		"[ \$(kptrs $tmp/$c-pointee.txt 0) -ge 1 ] && [ \$(kptrs $tmp/$c-pointee.txt 1) = 0 ]"
-done
-# chains FILE: "member chain" for each member of struct map_value in FILE's
-# raw dump, e.g. "td D:kp_t>P>T:kptr_untrusted>task_struct".
-chains() {
-	python3 - "$1" <<'PY'
+# btfq WHAT FILE, on FILE's raw "btf dump":
+#   before, after: how many kptr tags sit in front of, or right after, a PTR;
+#   chains: "member chain" for each member of struct map_value, e.g.
+#   "td D:kp_t>P>T:kptr_untrusted>task_struct".
+btfq() {
+	python3 - "$@" <<'PY'
 import re, sys
-types, members, cur = {}, {}, None
-for line in open(sys.argv[1]):
+what, types, members, cur = sys.argv[1], {}, {}, None
+for line in open(sys.argv[2]):
     m = re.match(r"\[(\d+)\] (\w+) '([^']*)'(?:.*?type_id=(\d+))?", line)
     if m:
         types[m[1]] = (m[2], m[3], m[4])
@@ -67,16 +32,22 @@ for line in open(sys.argv[1]):
     m = re.match(r"\s+'(\w+)' type_id=(\d+)", line)
     if m and cur:
         members[m[1]] = m[2]
+kind = lambda i: types.get(i, (None,))[0]
+kptr = lambda i: kind(i) == "TYPE_TAG" and types[i][1].startswith("kptr")
+if what == "before":
+    sys.exit(print(sum(1 for i, t in types.items() if kptr(i) and kind(t[2]) == "PTR")))
+if what == "after":
+    sys.exit(print(sum(1 for i, t in types.items() if kind(i) == "PTR" and kptr(t[2]))))
 short = {"PTR": "P", "CONST": "C", "VOLATILE": "V", "RESTRICT": "R"}
 for name, tid in sorted(members.items()):
     out = []
     while tid in types and len(out) < 16:
-        kind, tname, ref = types[tid]
-        if kind in short:
-            out.append(short[kind])
-        elif kind == "TYPE_TAG":
+        k, tname, ref = types[tid]
+        if k in short:
+            out.append(short[k])
+        elif k == "TYPE_TAG":
             out.append("T:" + tname)
-        elif kind == "TYPEDEF":
+        elif k == "TYPEDEF":
             out.append("D:" + tname)
         else:
             out.append(tname)  # STRUCT and FWD alike: GCC prunes to FWD
@@ -86,12 +57,30 @@ for name, tid in sorted(members.items()):
 PY
 }
 
+for f in clang:btf_tag_conv_kptr.bpf.o gcc:bpf_gcc/btf_tag_conv_kptr.bpf.o; do
+	c=${f%%:*} o=${f#*:}
+	[ -f "$st/$o" ] || { echo "FAIL - $c: no $o"; continue; }
+	a=bpftool-check/$c-attr.o p=bpftool-check/$c-pointee.o
+	check "$c: convert to attribute" "bt btf convert $o $a convention attribute"
+	bt btf dump file "$a" >"$tmp/$c-attr.txt" 2>&1
+	check "$c: attribute dump names its convention" \
+		"head -n1 $tmp/$c-attr.txt | grep -qx 'type tag convention: attribute'"
+	check "$c: attribute object has kptr tags before the PTR only" \
+		"[ \$(btfq before $tmp/$c-attr.txt) -ge 1 ] && [ \$(btfq after $tmp/$c-attr.txt) = 0 ]"
+	check "$c: JSON dump names the convention" \
+		"bt -j btf dump file $a | grep -q '\"type_tag_convention\":\"attribute\"'"
+	check "$c: convert back to pointee" "bt btf convert $a $p convention pointee"
+	bt btf dump file "$p" >"$tmp/$c-pointee.txt" 2>&1
+	check "$c: pointee dump has no convention line" "! grep -q 'type tag convention' $tmp/$c-pointee.txt"
+	check "$c: pointee object has kptr tags after the PTR only" \
+		"[ \$(btfq after $tmp/$c-pointee.txt) -ge 1 ] && [ \$(btfq before $tmp/$c-pointee.txt) = 0 ]"
+done
 # A header dumped from the attribute-convention object, compiled back by
 # each compiler and converted to the attribute convention, gives the same
 # map_value chains.
 a=bpftool-check/clang-attr.o
 bt btf dump file "$a" >"$tmp/orig.txt"
-chains "$tmp/orig.txt" >"$tmp/orig.chains"
+btfq chains "$tmp/orig.txt" >"$tmp/orig.chains"
 bt btf dump file "$a" format c >"$tmp/rt.h"
 printf '#include "rt.h"\nstruct map_value rt_value;\n' >"$tmp/rt.c"
 for cc in "clang:clang -std=gnu11 -g -O2 --target=bpf" "clang-23:clang-23 -std=gnu11 -g -O2 --target=bpf" \
@@ -102,7 +91,7 @@ for cc in "clang:clang -std=gnu11 -g -O2 --target=bpf" "clang-23:clang-23 -std=g
 	bt btf convert "bpftool-check/rt-$n.o" "bpftool-check/rt-$n-attr.o" convention attribute \
 		>/dev/null 2>&1 || true
 	bt btf dump file "bpftool-check/rt-$n-attr.o" >"$tmp/rt-$n.txt" 2>/dev/null || true
-	chains "$tmp/rt-$n.txt" >"$tmp/rt-$n.chains"
+	btfq chains "$tmp/rt-$n.txt" >"$tmp/rt-$n.chains"
 	check "$n: compiled back into the same chains" \
 		"[ -s $tmp/orig.chains ] && diff $tmp/orig.chains $tmp/rt-$n.chains >$tmp/rt-$n.diff"
 done

@@ -10,12 +10,20 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 pass=0 fail=0
 
+# checks CMD...: run a command that prints "ok - ..." and "FAIL - ..." lines
+# and add them up; a non-zero exit without a FAIL line counts as one failure.
+checks() {
+	local rc=0 f
+	"$@" | tee "$log" || rc=$?
+	f=$(grep -c '^FAIL - ' "$log" || true)
+	[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+	pass=$((pass + $(grep -c '^ok - ' "$log" || true)))
+	fail=$((fail + f))
+}
+
 "$s/toolchain.sh" >/dev/null
 "$s/base.sh"
-rc=0; "$s/test-harness.sh" | tee "$log" || rc=$?
-pass=$(grep -c '^ok - ' "$log" || true)
-fail=$(grep -c '^FAIL - ' "$log" || true)
-[ "$rc" = 0 ] || [ "$fail" -gt 0 ] || fail=1
+checks "$s/test-harness.sh"
 if "$s/check-series.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
 rc=0; "$s/run.sh" | tee "$log" || rc=$?
@@ -26,9 +34,6 @@ read -r vp vf vs < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skip
 
 # bpftool's convert command, on the objects of the first kernel's selftests.
 k=${BTT_KERNELS:-gcc llvm}
-rc=0; "$s/bpftool-check.sh" "$CACHE/kbuild-$BASE-${k%% *}" | tee "$log" || rc=$?
-pass=$((pass + $(grep -c '^ok - ' "$log" || true)))
-fail=$((fail + $(grep -c '^FAIL - ' "$log" || true)))
-[ "$rc" = 0 ] || fail=$((fail + 1))
+checks "$s/bpftool-check.sh" "$CACHE/kbuild-$BASE-${k%% *}"
 echo "$((pass + vp)) passed, $((fail + vf)) failed, $vs skipped"
 [ $((fail + vf)) = 0 ]

@@ -257,12 +257,28 @@ static enum expect probe_map(int btf_fd, int val_id)
 static const char * const expect_str[] = { "data", "special", "load_fail", "map_fail" };
 static const char * const conv_str[] = { "pointee", "attr" };
 
+/* Load @btf with the header flags @flags and probe the map whose value is
+ * @val, or LOAD_FAIL with the kernel's log in @log.
+ */
+static enum expect verdict(struct btf *btf, __u8 flags, int val, char *log, size_t log_sz)
+{
+	enum expect got;
+	int fd;
+
+	fd = load_btf(btf, flags, log, log_sz);
+	if (fd < 0)
+		return LOAD_FAIL;
+	got = probe_map(fd, val);
+	close(fd);
+	return got;
+}
+
 static void run_case(const struct tag_case *c, bool attr)
 {
 	enum expect want = attr ? c->attr : c->pointee, got;
 	char log[4096];
 	struct btf *btf;
-	int val, fd;
+	int val;
 
 	btf = btf__new_empty();
 	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
@@ -270,13 +286,7 @@ static void run_case(const struct tag_case *c, bool attr)
 	val = build(btf, c->chain, attr);
 	if (!ASSERT_GT(val, 0, "build"))
 		goto out;
-	fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
-	if (fd < 0) {
-		got = LOAD_FAIL;
-	} else {
-		got = probe_map(fd, val);
-		close(fd);
-	}
+	got = verdict(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, val, log, sizeof(log));
 	if (!ASSERT_STREQ(expect_str[got], expect_str[want], c->chain))
 		printf("log: %s\n", log);
 	if (got == LOAD_FAIL && want == LOAD_FAIL && c->msg)
@@ -608,27 +618,17 @@ static void chain_str(const struct btf *btf, __u32 id, char *buf, size_t sz)
 	}
 }
 
-/* Load @btf with its own header and probe the map whose value is @val. */
-static enum expect verdict(struct btf *btf, int val)
+/* The header flags of @btf's own convention */
+static __u8 header_flags(const struct btf *btf)
 {
-	__u8 flags = btf__tag_convention(btf) == BTF_TAG_CONV_ATTR ? BTF_FLAG_TYPE_TAG_ATTR : 0;
-	enum expect got;
-	char log[4096];
-	int fd;
-
-	fd = load_btf(btf, flags, log, sizeof(log));
-	if (fd < 0)
-		return LOAD_FAIL;
-	got = probe_map(fd, val);
-	close(fd);
-	return got;
+	return btf__tag_convention(btf) == BTF_TAG_CONV_ATTR ? BTF_FLAG_TYPE_TAG_ATTR : 0;
 }
 
 static void test_convert(const struct conv_case *c)
 {
 	enum expect want, got;
+	char buf[128], log[4096];
 	struct btf *btf;
-	char buf[128];
 	__u32 member;
 	int val;
 
@@ -639,14 +639,14 @@ static void test_convert(const struct conv_case *c)
 	if (!ASSERT_GT(val, 0, "build"))
 		goto out;
 	member = btf_members(btf__type_by_id(btf, val))[0].type;
-	want = verdict(btf, val);
+	want = verdict(btf, header_flags(btf), val, log, sizeof(log));
 
 	if (!ASSERT_OK(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), "to attr"))
 		goto out;
 	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
 	chain_str(btf, member, buf, sizeof(buf));
 	ASSERT_STREQ(buf, c->attr, "attr chain");
-	got = verdict(btf, val);
+	got = verdict(btf, header_flags(btf), val, log, sizeof(log));
 	ASSERT_STREQ(expect_str[got], expect_str[want], "attr verdict");
 
 	if (!ASSERT_OK(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), "to pointee"))
@@ -654,7 +654,7 @@ static void test_convert(const struct conv_case *c)
 	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_POINTEE, "pointee");
 	chain_str(btf, member, buf, sizeof(buf));
 	ASSERT_STREQ(buf, c->back, "pointee chain");
-	got = verdict(btf, val);
+	got = verdict(btf, header_flags(btf), val, log, sizeof(log));
 	ASSERT_STREQ(expect_str[got], expect_str[want], "pointee verdict");
 out:
 	btf__free(btf);
