@@ -21,16 +21,25 @@ else
 	mount_same "$dl"
 fi
 
-ver=$(apt apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2; exit }') || true
-[ -n "$ver" ] || die "the mirror serves no $pkg package (apt-cache show $pkg found nothing)"
+avail=$(apt apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -u | paste -sd' ') || true
+[ -n "$avail" ] || die "the mirror serves no $pkg package (apt-cache show $pkg found nothing)"
+# The base is pinned: the series is against one exact version.
+lockline=$(list_file "$LOCK" | awk -v p="$pkg" '$1 == p')
+ver=$(awk '{ print $2 }' <<<"$lockline")
+want_sum=$(awk '{ sub("sha256:", "", $3); print $3 }' <<<"$lockline")
+[ -n "$ver" ] || die "$LOCK pins no $pkg version; available: $avail"
+grep -qw -- "$ver" <<<"${avail// /$'\n'}" ||
+	die "$pkg $ver (pinned in $LOCK) is gone from the archive; available: $avail"
 deb=$(ls "$dl/${pkg}_${ver}_"*.deb 2>/dev/null | head -n1) || true
 if [ -z "$deb" ]; then
 	note "downloading $pkg $ver"
-	apt apt-get download -q "$pkg=$ver" >/dev/null || die "apt-get download $pkg=$ver failed"
+	apt apt-get download -q "$pkg=$ver" >/dev/null 2>&1 || die "apt-get download $pkg=$ver failed"
 	deb=$(ls "$dl/${pkg}_${ver}_"*.deb | head -n1)
 fi
 
 sum=$(sha256sum "$deb" | cut -d' ' -f1)
+[ -z "$want_sum" ] || [ "$sum" = "$want_sum" ] ||
+	die "$deb has sha256 $sum, $LOCK pins $want_sum"
 old=$(cat "$CACHE/base-$BASE.sha256" 2>/dev/null || true)
 if [ -n "$old" ] && [ "$old" != "$sum" ]; then
 	note "base changed: $(cat "$CACHE/base-$BASE.version") ($old) -> $ver ($sum)"
@@ -40,6 +49,11 @@ fi
 if [ ! -e "$repo/.git/base-done" ] || [ "$(cat "$repo/.git/base-done")" != "$sum v2" ]; then
 	note "extracting $pkg $ver"
 	rm -rf "$repo" "$repo.tmp"
+	# The scratch worktrees belong to the old tree: drop them (base_worktree
+	# makes them again). An editing tree may hold work: only say so.
+	rm -rf "$repo.apply" "$repo.base" "$repo.bisect"
+	[ ! -e "$CACHE/edit-$BASE" ] ||
+		note "$CACHE/edit-$BASE was made from the old base tree: export it (scripts/export.sh) and remove it"
 	mkdir -p "$repo.tmp"
 	dpkg-deb --fsys-tarfile "$deb" |
 		tar -xO --wildcards "./usr/src/$pkg.tar.*" | tar -xJ -C "$repo.tmp" ||

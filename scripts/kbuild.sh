@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Build the kernel in $CACHE/linux-$BASE (whatever is checked out there) out of
 # tree, incrementally, with the sid root's compiler. Prints the build dir.
-# BTT_KCC=llvm builds with clang (LLVM=1) instead of gcc. BTT_SRC and
-# BTT_KBUILD override the source tree and the build dir (scripts/basecmp.sh).
+# BTT_KCC names the kernel compiler of config/flavours (default: its first).
+# Compiles go through ccache ($CACHE/ccache). BTT_SRC and BTT_KBUILD override
+# the source tree and the build dir (scripts/basecmp.sh).
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_sid_root
 src=${BTT_SRC:-$CACHE/linux-$BASE}
-kcc=${BTT_KCC:-gcc}
+kcc=${BTT_KCC:-$(flavours kernel | head -n1)}
+cc=$(flavour kernel "$kcc" 1)
+vars=$(flavour kernel "$kcc" 2)
 out=${BTT_KBUILD:-$CACHE/kbuild-$BASE-$kcc}
 frag=$TOP/config/x86_64.config
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
@@ -17,17 +20,15 @@ mkdir -p "$out"
 mount_same "$src"
 mount_same "$out"
 mount_same "$TOP"
-llvm=
-[ "$kcc" = llvm ] && llvm="LLVM=1"
-mk="make -s -C $src O=$out $llvm"
+mk="make -C $src O=$out $vars CC='ccache $cc' HOSTCC='ccache $cc'"
 
 # Regenerate .config only when the fragment or the compiler changed.
-stamp=$( (cat "$frag"; echo "$kcc") | sha256sum | cut -c1-16)
+stamp=$( (cat "$frag"; echo "$kcc $cc $vars") | sha256sum | cut -c1-16)
 if [ "$(cat "$out/.frag-stamp" 2>/dev/null)" != "$stamp" ]; then
 	note "configuring $out"
-	in_root "$src" "$mk tinyconfig >/dev/null && \
+	in_root "$src" "$mk -s tinyconfig >/dev/null && \
 		KCONFIG_CONFIG=$out/.config scripts/kconfig/merge_config.sh -m -O $out $out/.config $frag >/dev/null && \
-		$mk olddefconfig >/dev/null"
+		$mk -s olddefconfig >/dev/null"
 	# Every option the fragment asks for must have survived olddefconfig.
 	bad=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r l; do
 		v=${l#*=}; k=${l%%=*}
@@ -41,6 +42,8 @@ $bad"
 	echo "$stamp" >"$out/.frag-stamp"
 fi
 note "building kernel ($kcc) in $out"
-in_root "$src" "$mk -j$JOBS bzImage modules" >"$out/build.log" 2>&1 ||
+with_progress "kernel ($kcc)" "$out/build.log" \
+	'echo "$(grep -c "^  CC " "$out/build.log") files compiled"' \
+	in_root "$src" "$mk -j$JOBS bzImage modules" ||
 	{ tail -n 30 "$out/build.log" >&2; die "kernel build failed, see $out/build.log"; }
 echo "$out"

@@ -9,6 +9,19 @@ ROOT=${BTT_ROOT:-$CACHE/sid}
 # The base kernel: "7.2" (sid's linux-source-7.2) or "6.12" (the host's).
 BASE=${BTT_BASE:-7.2}
 JOBS=${BTT_JOBS:-$(nproc)}
+LOCK=${BTT_LOCK:-$TOP/config/toolchain.lock}
+FLAVOURS=$TOP/config/flavours
+
+# Every mount the harness makes (binds into the sid root, /proc, /dev) lives in
+# a private mount namespace of the script that made it, so it is gone when that
+# script ends, however it ends: nothing is left for an rm -rf of the cache to
+# descend into. Children inherit the namespace (BTT_NS). scripts/clean.sh sets
+# BTT_NS=host before sourcing this file: it works on the caller's own mounts.
+if [ -z "${BTT_NS:-}" ] && [ "$(id -u)" = 0 ]; then
+	command -v unshare >/dev/null 2>&1 || { echo "error: missing tool 'unshare' (util-linux)" >&2; exit 1; }
+	BTT_NS=private exec unshare -m --propagation private "$BASH" "$0" "$@"
+fi
+export BTT_NS
 
 die() { echo "error: $*" >&2; exit 1; }
 note() { echo "== $*" >&2; }
@@ -36,8 +49,11 @@ need_sid_root() {
 in_root() {
 	local dir=$1; shift
 	mount_same "$dir"
-	chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-		CCACHE_DIR="$CACHE/ccache" sh -c "cd '$dir' && $*"
+	mkdir -p "$CACHE/ccache"
+	mount_same "$CACHE/ccache"
+	# /usr/local/bin first: toolchain.sh links the pinned compilers there.
+	chroot "$ROOT" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		LANG=C.UTF-8 CCACHE_DIR="$CACHE/ccache" CCACHE_MAXSIZE=8G sh -c "cd '$dir' && $*"
 }
 
 # mount_same DIR: bind DIR into the root at the same path, once.
@@ -55,10 +71,34 @@ mount_same() {
 }
 
 # base_worktree SRC DIR: a detached git worktree of the base tree SRC at DIR,
-# created once and reused.
+# created once and reused. A scratch worktree of an earlier base tree (base.sh
+# replaced SRC) is removed and made again.
 base_worktree() {
-	[ -e "$2/.git" ] || git -C "$1" worktree add -q -f --detach "$2" base
+	local common
+	if [ -e "$2/.git" ]; then
+		common=$(git -C "$2" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || common=
+		[ "$common" = "$(cd "$1" && pwd)/.git" ] && return 0
+		note "$2 is a worktree of an earlier base tree; making it again"
+		rm -rf "$2"
+	fi
+	git -C "$1" worktree prune
+	git -C "$1" worktree add -q -f --detach "$2" base
 }
+
+# flavours KIND: the names of the kernel compilers (KIND "kernel") or BPF object
+# flavours (KIND "objects") in config/flavours, in order.
+flavours() { list_file "$FLAVOURS" | awk -v k="$1" '$1 == k { print $2 }'; }
+
+# flavour KIND NAME FIELD: one field of a config/flavours row (fields 3 and on,
+# named by the header comment there); "-" means empty.
+flavour() {
+	list_file "$FLAVOURS" | awk -v k="$1" -v n="$2" -v f="$3" '
+		$1 == k && $2 == n { v = $(f + 2); if (v == "-") v = ""; print v; found = 1 }
+		END { exit !found }' || die "no $1 flavour '$2' in config/flavours"
+}
+
+# locked PKG: the version of PKG in config/toolchain.lock (empty if not listed).
+locked() { list_file "$LOCK" | awk -v p="$1" '$1 == p { print $2; exit }'; }
 
 # list_file FILE: the entries of a list file, without comments and blank lines.
 list_file() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"; }
@@ -66,6 +106,25 @@ list_file() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1
 # patch_files DIR: the numbered patches in DIR, without the cover letter.
 patch_files() {
 	(cd "$1" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)
+}
+
+# with_progress LABEL LOG COUNT CMD...: run CMD with its output in LOG, and
+# every BTT_PROGRESS seconds (default 30) print LABEL, the output of the shell
+# snippet COUNT and the time so far. Returns CMD's status.
+with_progress() {
+	local label=$1 log=$2 count=$3 pid rc=0 t0=$SECONDS next; shift 3
+	next=$((SECONDS + ${BTT_PROGRESS:-30}))
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ "$SECONDS" -ge "$next" ]; then
+			note "$label: $(eval "$count") after $((SECONDS - t0))s"
+			next=$((SECONDS + ${BTT_PROGRESS:-30}))
+		fi
+	done
+	wait "$pid" || rc=$?
+	return "$rc"
 }
 
 # Stage timing: stage NAME starts a stage and closes the previous one.

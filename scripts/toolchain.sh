@@ -1,34 +1,42 @@
 #!/usr/bin/env bash
 # Create (idempotently) the Debian sid root that builds everything, install the
-# host prerequisites, and print a manifest of exact tool versions.
+# host prerequisites, and print a manifest of exact tool versions, with a
+# "drift:" line for each that differs from config/toolchain.lock.
 . "$(dirname "$0")/lib.sh"
 
-SID_PKGS="gcc-bpf binutils-bpf clang llvm lld clang-23 pahole bpftool libbpf-dev
-libelf-dev zlib1g-dev libcap-dev gcc make bc flex bison libssl-dev openssl cpio
-python3 python3-ply perl kmod busybox-static ccache rsync xz-utils"
+# Named compiler versions, not the moving "clang"/"gcc" metapackages; the
+# unversioned names are links in /usr/local/bin (made below).
+SID_PKGS="gcc-bpf binutils-bpf gcc-16 clang-21 llvm-21 lld-21 clang-23 pahole
+bpftool libbpf-dev libelf-dev zlib1g-dev libcap-dev make bc flex bison libssl-dev
+openssl cpio python3 python3-ply perl kmod busybox-static ccache rsync xz-utils"
+# Host tools the harness runs, as "command:package" (a path for files).
+HOST_TOOLS="debootstrap:debootstrap qemu-system-x86_64:qemu-system-x86 rsync:rsync
+python3:python3 git:git dpkg-deb:dpkg xz:xz-utils setpriv:util-linux
+mountpoint:util-linux unshare:util-linux findmnt:util-linux timeout:coreutils
+/usr/share/keyrings/debian-archive-keyring.gpg:debian-archive-keyring"
 
 need_root
 need_disk "$CACHE" 6
 
+have() { case $1 in /*) [ -e "$1" ] ;; *) command -v "$1" >/dev/null 2>&1 ;; esac; }
 missing=
-command -v debootstrap >/dev/null || missing="$missing debootstrap"
-command -v qemu-system-x86_64 >/dev/null || missing="$missing qemu-system-x86"
-command -v rsync >/dev/null || missing="$missing rsync"
+for t in $HOST_TOOLS; do have "${t%%:*}" || missing="$missing ${t#*:}"; done
+missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
 # BTT_NO_HOST_INSTALL=1: report missing host tools instead of installing them.
-if [ -n "$missing" ] && [ -z "${BTT_NO_HOST_INSTALL:-}" ]; then
-	note "installing host packages:$missing"
+if [ -n "${missing// /}" ] && [ -z "${BTT_NO_HOST_INSTALL:-}" ]; then
+	note "installing host packages: $missing"
 	need_tool apt-get "the host must be Debian-like"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null ||
 		{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null; } ||
-		die "host apt could not install:$missing"
+		die "host apt could not install: $missing"
 fi
-need_tool debootstrap
-need_tool qemu-system-x86_64
-need_tool rsync
+for t in $HOST_TOOLS; do
+	have "${t%%:*}" || die "missing tool '${t%%:*}' (host package ${t#*:})"
+done
 
 if [ ! -e "$ROOT/.debootstrap-done" ]; then
 	note "debootstrap sid into $ROOT"
-	rm -rf "$ROOT"
+	rm -rf --one-file-system "$ROOT"
 	debootstrap --variant=minbase sid "$ROOT" >"$CACHE/debootstrap.log" 2>&1 ||
 		die "debootstrap failed, see $CACHE/debootstrap.log"
 	# The mirror is a dated snapshot: its Release files are past Valid-Until.
@@ -46,6 +54,11 @@ if [ "$(cat "$ROOT/.pkgs-done" 2>/dev/null)" != "$want" ]; then
 	chroot "$ROOT" apt-get clean
 	echo "$want" >"$ROOT/.pkgs-done"
 fi
+# The unversioned names (clang, ld.lld, llvm-strip, gcc, cc, ...) are the
+# pinned versions: in_root puts /usr/local/bin first in PATH.
+chroot "$ROOT" sh -c 'for f in /usr/lib/llvm-21/bin/*; do ln -sfn "$f" /usr/local/bin/; done
+	for t in gcc cpp gcc-ar gcc-nm gcc-ranlib; do ln -sfn /usr/bin/$t-16 /usr/local/bin/$t; done
+	ln -sfn /usr/bin/gcc-16 /usr/local/bin/cc' || die "could not link the pinned compilers"
 need_sid_root
 
 "$TOP/scripts/manifest.sh"
