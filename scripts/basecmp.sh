@@ -10,14 +10,14 @@
 need_root
 need_sid_root
 s=$TOP/scripts
-kb=$CACHE/kbuild-$BASE-gcc
+kb=$CACHE/kbuild-$BASE-$(flavours kernel | head -n1)
 st=$kb/selftests
 [ -x "$st/test_progs" ] || die "no patched build in $kb; run scripts/run.sh first"
 src=$CACHE/linux-$BASE
 base_src=$src.base
 base_worktree "$src" "$base_src"
 git -C "$base_src" checkout -q -f --detach base
-base_kb=$(BTT_SRC=$base_src BTT_KBUILD=$CACHE/kbuild-$BASE-gcc-base "$s/kbuild.sh")
+base_kb=$(BTT_SRC=$base_src BTT_KBUILD=$kb-base "$s/kbuild.sh")
 base_img=$base_kb/arch/x86/boot/bzImage
 out=$CACHE/basecmp-$BASE
 rm -rf "$out"; mkdir -p "$out"
@@ -25,14 +25,15 @@ rm -rf "$out"; mkdir -p "$out"
 # 1. The series' tests (the selftests.list entries named btf_tag_conv*), both
 #    flavours: vmrun.sh's own plan.
 grep -E '^btf_tag_conv' "$TOP/config/selftests.list" >"$out/allow"
-BTT_VM_IMAGE=$base_img BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
-cp "$st/vm/clang.log" "$out/base-clang.log"; cp "$st/vm/gcc.log" "$out/base-gcc.log"
+# Its own result dir: the patched kernel's results in $st/vm stay.
+BTT_VM_NAME=vm-base BTT_VM_IMAGE=$base_img BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
+for f in $(flavours objects); do cp "$st/vm-base/$f.log" "$out/base-$f.log"; done
 echo "series' tests on the base kernel:"
 grep -E '^  (btf_tag_conv|flavour)|^flavour' "$out/base-tests.txt" || true
 # The kptr and user programs as the compiler emitted them, and converted to
 # the attribute convention (which libbpf converts back for this kernel).
 echo "verdicts on the base kernel: compiler's object / attribute-converted object"
-for f in clang gcc; do
+for f in $(flavours objects); do
 	awk -v f="$f" '
 		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv(_kptr|_user)?\/(kptr|read)_[a-z_]+:[A-Z]+/) {
 			split(substr($0, RSTART, RLENGTH), a, /[ \/:]+/)
@@ -50,10 +51,10 @@ for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
 	for k in base patched; do
 		img=$kb/arch/x86/boot/bzImage
 		[ "$k" = base ] && img=$base_img
-		BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/bench-plan "$s/vmrun.sh" "$kb" >/dev/null 2>&1 || true
-		grep -q . "$st/vm/bench.log" 2>/dev/null || die "benchmark boot $k/$i produced no output"
-		sed -n "s/^btf_load_ns /$k /p" "$st/vm/bench.log" >>"$out/bench.txt"
-		sed -n 's/^btf_size //p' "$st/vm/bench.log" | head -n1 >"$out/size-$k"
+		BTT_VM_NAME=vm-bench BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/bench-plan "$s/vmrun.sh" "$kb" >/dev/null 2>&1 || true
+		grep -q . "$st/vm-bench/bench.log" 2>/dev/null || die "benchmark boot $k/$i produced no output"
+		sed -n "s/^btf_load_ns /$k /p" "$st/vm-bench/bench.log" >>"$out/bench.txt"
+		sed -n 's/^btf_size //p' "$st/vm-bench/bench.log" | head -n1 >"$out/size-$k"
 	done
 done
 python3 - "$out/bench.txt" "${BTT_BENCH_LOADS:-10}" <<'PY'

@@ -3,14 +3,14 @@
 # warnings as errors, in a separate tree and build dir, and libbpf and
 # bpftool (-Werror) at every patch that touches them. The selftest patches
 # are built by scripts/stbuild.sh at the top of the series.
-# Needs scripts/kbuild.sh to have configured $CACHE/kbuild-$BASE-gcc.
+# Needs scripts/kbuild.sh to have configured the first kernel of config/flavours.
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_sid_root
 "$TOP/scripts/apply.sh" >/dev/null
 src=$CACHE/linux-$BASE
-kb=$CACHE/kbuild-$BASE-gcc
+kb=$CACHE/kbuild-$BASE-$(flavours kernel | head -n1)
 [ -f "$kb/.config" ] || die "no configured kernel build in $kb; run scripts/kbuild.sh"
 tree=$src.bisect
 out=$CACHE/kbuild-$BASE-bisect

@@ -10,6 +10,11 @@ need_sid_root
 kb=${1:?usage: bpftool-check.sh KBUILD_DIR}
 st=$kb/selftests
 [ -x "$st/bpftool" ] || die "no bpftool in $st; run scripts/stbuild.sh"
+# Only objects built by this run: stbuild.sh stamps the dir with BTT_RUN when
+# it succeeds, and removes the stamp when it starts.
+built=$(cat "$st/.built" 2>/dev/null) || die "the selftests in $st are not completely built; run scripts/stbuild.sh"
+[ -z "${BTT_RUN:-}" ] || [ "$built" = "$BTT_RUN" ] ||
+	die "the selftests in $st were built by run $built, not by this run ($BTT_RUN)"
 mount_same "$kb"
 tmp=$st/bpftool-check
 rm -rf "$tmp"; mkdir -p "$tmp"
@@ -57,8 +62,8 @@ for name, tid in sorted(members.items()):
 PY
 }
 
-for f in clang:btf_tag_conv_kptr.bpf.o gcc:bpf_gcc/btf_tag_conv_kptr.bpf.o; do
-	c=${f%%:*} o=${f#*:}
+for c in $(flavours objects); do
+	o=$(flavour objects "$c" 3)/btf_tag_conv_kptr.bpf.o; o=${o#./}
 	[ -f "$st/$o" ] || { echo "FAIL - $c: no $o"; continue; }
 	a=bpftool-check/$c-attr.o p=bpftool-check/$c-pointee.o
 	check "$c: convert to attribute" "bt btf convert $o $a convention attribute"
@@ -78,7 +83,7 @@ done
 # A header dumped from the attribute-convention object, compiled back by
 # each compiler and converted to the attribute convention, gives the same
 # map_value chains.
-a=bpftool-check/clang-attr.o
+a=bpftool-check/$(flavours objects | head -n1)-attr.o
 bt btf dump file "$a" >"$tmp/orig.txt"
 btfq chains "$tmp/orig.txt" >"$tmp/orig.chains"
 bt btf dump file "$a" format c >"$tmp/rt.h"

@@ -4,7 +4,6 @@
 # --strict is clean on every patch, and the kernel-path copies are identical.
 . "$(dirname "$0")/lib.sh"
 
-need_tool perl
 pd=$TOP/patches
 src=$CACHE/linux-$BASE
 listed=$(list_file "$pd/series")

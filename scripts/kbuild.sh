@@ -41,6 +41,7 @@ if [ "$(cat "$out/.frag-stamp" 2>/dev/null)" != "$stamp" ]; then
 $bad"
 	echo "$stamp" >"$out/.frag-stamp"
 fi
+echo "$kcc" >"$out/.kcc"
 note "building kernel ($kcc) in $out"
 with_progress "kernel ($kcc)" "$out/build.log" \
 	'echo "$(grep -c "^  CC " "$out/build.log") files compiled"' \

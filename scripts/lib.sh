@@ -13,13 +13,14 @@ LOCK=${BTT_LOCK:-$TOP/config/toolchain.lock}
 FLAVOURS=$TOP/config/flavours
 
 # Every mount the harness makes (binds into the sid root, /proc, /dev) lives in
-# a private mount namespace of the script that made it, so it is gone when that
-# script ends, however it ends: nothing is left for an rm -rf of the cache to
-# descend into. Children inherit the namespace (BTT_NS). scripts/clean.sh sets
-# BTT_NS=host before sourcing this file: it works on the caller's own mounts.
-if [ -z "${BTT_NS:-}" ] && [ "$(id -u)" = 0 ]; then
+# a private mount namespace of the script that made it (BTT_NS is its pid), so
+# it is gone when that script ends, however it ends: nothing is left for an
+# rm -rf of the cache to descend into. A script called by another gets a
+# namespace of its own inside its caller's. scripts/clean.sh sets BTT_NS=host
+# before sourcing this file: it works on the caller's own mounts.
+if [ "${BTT_NS:-}" != "$$" ] && [ "${BTT_NS:-}" != host ] && [ "$(id -u)" = 0 ]; then
 	command -v unshare >/dev/null 2>&1 || { echo "error: missing tool 'unshare' (util-linux)" >&2; exit 1; }
-	BTT_NS=private exec unshare -m --propagation private "$BASH" "$0" "$@"
+	BTT_NS=$$ exec unshare -m --propagation private "$BASH" "$0" "$@"
 fi
 export BTT_NS
 
@@ -125,6 +126,28 @@ with_progress() {
 	done
 	wait "$pid" || rc=$?
 	return "$rc"
+}
+
+# run_dir: the folder of this run, $CACHE/runs/DATE-N, made once per run and
+# shared with child scripts through BTT_RUN. Stage logs, console logs, the
+# report and the manifest go there; nothing is overwritten by a later run.
+run_dir() {
+	if [ -z "${BTT_RUN:-}" ]; then
+		local d n=1
+		d=$CACHE/runs/$(date +%Y%m%d)
+		mkdir -p "$CACHE/runs"
+		while ! mkdir "$d-$n" 2>/dev/null; do n=$((n + 1)); done
+		BTT_RUN=$d-$n
+	fi
+	mkdir -p "$BTT_RUN"
+	export BTT_RUN
+}
+
+# step NAME CMD...: run CMD with its stdout in $BTT_RUN/NAME.out and its
+# stderr both here and in $BTT_RUN/NAME.log.
+step() {
+	local name=$1; shift
+	"$@" >"$BTT_RUN/$name.out" 2> >(tee -a "$BTT_RUN/$name.log" >&2)
 }
 
 # Stage timing: stage NAME starts a stage and closes the previous one.

@@ -1,54 +1,71 @@
 #!/usr/bin/env bash
 # The main job: toolchain, base tree, series, then for each kernel compiler
-# (BTT_KERNELS, default "gcc llvm") the kernel, the selftests and a VM run of
-# both object flavours. Prints stage timings, the per-flavour tables, the
-# kernel x object matrix and "N passed, N failed, N skipped" last.
+# (BTT_KERNELS, default: every kernel row of config/flavours) the kernel, the
+# selftests and a VM run of every object flavour. A failed kernel or selftest
+# build fails its row and the next kernel is still tried. Prints stage
+# timings, the per-flavour tables, the kernel x object matrix and
+# "N passed, N failed, N skipped" last; all of it, with the stage logs, the
+# console logs and the manifest, stays in the run's folder ($CACHE/runs/...).
 . "$(dirname "$0")/lib.sh"
 
 need_root
-STAGE_FILE=$(mktemp)
-out=$(mktemp -d)
-trap 'rm -rf "$STAGE_FILE" "$out"' EXIT
+run_dir
+STAGE_FILE=$BTT_RUN/stages.txt
 s=$TOP/scripts
-kernels=${BTT_KERNELS:-gcc llvm}
+kernels=${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}
+note "run folder: $BTT_RUN"
 
-stage toolchain; "$s/toolchain.sh"
-stage base; "$s/base.sh"
-stage series; "$s/apply.sh"
+stage toolchain; step toolchain "$s/toolchain.sh" || die "toolchain failed, see $BTT_RUN/toolchain.log"
+stage base; step base "$s/base.sh" || die "base tree failed, see $BTT_RUN/base.log"
+stage series; step series "$s/apply.sh" || die "the series does not apply, see $BTT_RUN/series.log"
 rc=0
 for k in $kernels; do
-	stage "kernel-$k"; kb=$(BTT_KCC=$k "$s/kbuild.sh"); echo "$kb" >"$out/$k.kb"
-	stage "st-$k"; "$s/stbuild.sh" "$kb" >/dev/null
+	kb=$CACHE/kbuild-$BASE-$k
+	stage "kernel-$k"
+	if ! BTT_KCC=$k step "kernel-$k" "$s/kbuild.sh"; then
+		echo "kernel build failed, see $BTT_RUN/kernel-$k.log" >"$BTT_RUN/report-$k.txt"; rc=1; continue
+	fi
+	stage "st-$k"
+	if ! step "st-$k" "$s/stbuild.sh" "$kb"; then
+		echo "selftests build failed, see $BTT_RUN/st-$k.log" >"$BTT_RUN/report-$k.txt"; rc=1; continue
+	fi
 	stage "vm-$k"
-	"$s/vmrun.sh" "$kb" >"$out/$k" || rc=1
-	sed -n 's/.*btt-init: up \([0-9.]*\)s.*/\1/p' "$kb/selftests/vm/console.log" |
-		head -n1 >"$out/$k.up"
+	BTT_VM_DIR=$BTT_RUN/vm-$k step "vm-$k" "$s/vmrun.sh" "$kb" || rc=1
+	cp "$BTT_RUN/vm-$k.out" "$BTT_RUN/report-$k.txt"
 done
 stage
-for k in $kernels; do
-	echo "== kernel built by $k"
-	head -n -1 "$out/$k"
-	echo
-done
-echo "stage timings:"
-cat "$STAGE_FILE"
-for k in $kernels; do echo "guest ($k kernel) reached init after $(cat "$out/$k.up")s"; done
-echo
-echo "matrix (rows: kernel compiler, columns: BPF object compiler):"
-flavours=$(for k in $kernels; do sed -n 's/^  total \([a-z0-9_]*\): .*/\1/p' "$out/$k"; done | awk '!seen[$0]++')
-printf '  %-7s' kernel; for f in $flavours; do printf ' %-32s' "$f objects"; done; echo
-for k in $kernels; do
-	printf '  %-7s' "$k"
-	for f in $flavours; do
-		printf ' %-32s' "$(sed -n "s/^  total $f: //p" "$out/$k" | grep . || echo 'no result')"
+{
+	for k in $kernels; do
+		echo "== kernel built by $k"
+		if grep -q 'build failed' "$BTT_RUN/report-$k.txt"; then cat "$BTT_RUN/report-$k.txt"
+		else head -n -1 "$BTT_RUN/report-$k.txt"; fi
+		echo
+	done
+	echo "stage timings:"
+	cat "$STAGE_FILE"
+	for k in $kernels; do
+		up=$(sed -n 's/.*btt-init: up \([0-9.]*\)s.*/\1/p' "$BTT_RUN/vm-$k/console.log" 2>/dev/null | head -n1) || true
+		echo "guest ($k kernel) reached init after ${up:-?}s"
 	done
 	echo
-done
-for k in $kernels; do "$s/btfstat.sh" "$(cat "$out/$k.kb")"; done
-"$s/manifest.sh"
-# The last line sums every run; a run without a result line counts as failed.
-for k in $kernels; do tail -n 1 "$out/$k"; done | awk '
-	/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ { p += $1; f += $3; s += $5; next }
-	{ f++ }
-	END { printf "%d passed, %d failed, %d skipped\n", p, f, s }'
+	echo "matrix (rows: kernel compiler, columns: BPF object compiler):"
+	printf '  %-7s' kernel; for f in $(flavours objects); do printf ' %-32s' "$f objects"; done; echo
+	for k in $kernels; do
+		printf '  %-7s' "$k"
+		for f in $(flavours objects); do
+			r=$(sed -n "s/^  total $f: //p" "$BTT_RUN/report-$k.txt")
+			[ -n "$r" ] || r=$(head -n1 "$BTT_RUN/report-$k.txt" | grep 'build failed' | cut -d, -f1)
+			printf ' %-32s' "${r:-no result}"
+		done
+		echo
+	done
+	for k in $kernels; do [ ! -f "$CACHE/kbuild-$BASE-$k/vmlinux" ] || "$s/btfstat.sh" "$CACHE/kbuild-$BASE-$k"; done
+	"$s/manifest.sh" | tee "$BTT_RUN/manifest.txt"
+	echo "run folder: $BTT_RUN"
+	# The last line sums every run; a kernel without a result line counts as failed.
+	for k in $kernels; do tail -n 1 "$BTT_RUN/report-$k.txt"; done | awk '
+		/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ { p += $1; f += $3; s += $5; next }
+		{ f++ }
+		END { printf "%d passed, %d failed, %d skipped\n", p, f, s }'
+} | tee "$BTT_RUN/report.txt"
 exit "$rc"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Build the selftests subset (config/selftests.list) against a built kernel, in
-# three flavours: test_progs (Clang 21 objects), test_progs-bpf_gcc (GCC 16
-# objects) and clang23/test_progs (Clang 23 objects).
-# The test modules are built by the kernel's own compiler (LLVM=1 for a
-# clang-built kernel). Usage: stbuild.sh KBUILD_DIR. Prints the output dir.
+# every object flavour of config/flavours (test_progs with Clang 21 objects,
+# test_progs-bpf_gcc with GCC 16 objects, clang23/test_progs with Clang 23
+# objects). The test modules and host programs are built by the kernel's own
+# compiler, through ccache. Usage: stbuild.sh KBUILD_DIR. Prints the output
+# dir, and stamps it with BTT_RUN (the run's id) once everything is built.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -17,6 +18,7 @@ out=$kb/selftests
 st=$copy/tools/testing/selftests/bpf
 need_disk "$CACHE" 3
 mkdir -p "$copy" "$out"
+rm -f "$out/.built"
 
 # The selftests write generated files into their source: build in a copy.
 rsync -a --exclude=/.git "$src/" "$copy/"
@@ -43,18 +45,29 @@ rm -f "$keep"
 
 mount_same "$copy"
 mount_same "$kb"
-llvm=
-grep -qx 'CONFIG_CC_IS_CLANG=y' "$kb/.config" && llvm=LLVM=1
+kcc=$(cat "$kb/.kcc" 2>/dev/null) || die "$kb has no .kcc; build it with scripts/kbuild.sh"
+cc=$(flavour kernel "$kcc" 1)
+kvars=$(flavour kernel "$kcc" 2)
 # build DIR ARGS...: one make of the subset into DIR, its log in DIR/build.log.
 build() {
 	local dir=$1; shift
 	mkdir -p "$dir"
 	note "building selftests in $dir"
-	in_root "$st" "make $llvm O=$kb OUTPUT=$dir LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= \
-		LINKED_SKELS= -j$JOBS $*" >"$dir/build.log" 2>&1 ||
+	with_progress "selftests ($dir)" "$dir/build.log" \
+		'echo "$(grep -cE "^ +(CC|CLNG-BPF|GCC-BPF|GEN-SKEL|BINARY)" "$dir/build.log") steps done"' \
+		in_root "$st" "make $kvars CC='ccache $cc' HOSTCC='ccache $cc' O=$kb OUTPUT=$dir \
+		LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= LINKED_SKELS= -j$JOBS $*" ||
 		{ grep -E 'error|Error' "$dir/build.log" | head -n 20 >&2; die "selftests build failed, see $dir/build.log"; }
 }
-build "$out" BPF_GCC=bpf-gcc test_progs test_progs-bpf_gcc
-# A third flavour, Clang 23 objects (it tags typedefs of pointers), in its own dir.
-build "$out/clang23" CLANG=clang-23 test_progs
+# One make per output dir, with the make variables and runners of its flavours.
+for o in $(for f in $(flavours objects); do flavour objects "$f" 1; done | awk '!seen[$0]++'); do
+	vars= bins=
+	for f in $(flavours objects); do
+		[ "$(flavour objects "$f" 1)" = "$o" ] || continue
+		vars="$vars $(flavour objects "$f" 4)"
+		bins="$bins $(flavour objects "$f" 2)"
+	done
+	build "$out/$o" $vars $bins
+done
+echo "${BTT_RUN:-manual}" >"$out/.built"
 echo "$out"

@@ -20,6 +20,17 @@ expect() {
 	fi
 }
 s=$TOP/scripts
+# check NAME CMD...: CMD must succeed.
+check() {
+	local name=$1 out rc=0; shift
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" = 0 ]; then
+		echo "ok - $name"; pass=$((pass + 1))
+	else
+		echo "FAIL - $name (status $rc):"; sed 's/^/    /' <<<"$out" | tail -n 8
+		fail=$((fail + 1))
+	fi
+}
 
 expect "not root" "must run as root" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups bash "$s/kbuild.sh"
@@ -75,6 +86,130 @@ printf '#1/1     t/a:OK\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$v/clang.log"; 
 expect "report: failed subtest" "^1 passed, 1 failed, 0 skipped$" python3 "$s/report.py" "$v" "$TOP/config" 0
 rm "$v/clang.log"
 expect "report: guest never ran the tests" "clang: no results" python3 "$s/report.py" "$v" "$TOP/config" 0
+
+# Mounts: a command that ends, one that fails and one interrupted (SIGINT to
+# its process group, as Ctrl-C) leave no mount under the cache in the
+# namespace they were started from; each runs in a fresh namespace, as from a
+# user's shell.
+fresh() { unshare -m --propagation private env -u BTT_NS bash -c "$1" fresh; }
+leftover="findmnt -rn -o TARGET | grep -E '^($CACHE|$ROOT)/' || true"
+nomounts() {
+	local out
+	out=$(fresh "$1 >/dev/null 2>&1; $leftover") || return 1
+	[ -z "$out" ] || { echo "left mounted:"; echo "$out"; return 1; }
+}
+check "mounts: none left after a command" nomounts "bash $s/base.sh"
+check "mounts: none left after a failed command" nomounts "BTT_BASE=7.99 bash $s/base.sh"
+interrupted() {
+	local out
+	out=$(fresh "set -m
+		bash $s/shell.sh 'sleep 61.5' >/dev/null 2>&1 & pid=\$!
+		for i in \$(seq 100); do pgrep -f '^sleep 61.5' >/dev/null && break; sleep 0.2; done
+		pgrep -f '^sleep 61.5' >/dev/null || { echo 'the command never started'; exit 1; }
+		kill -INT -\$pid; wait \$pid
+		! pgrep -f '^sleep 61.5' >/dev/null || echo 'the command still runs'
+		$leftover") || return 1
+	[ -z "$out" ] || { echo "$out"; return 1; }
+}
+check "mounts: none left after an interrupted command" interrupted
+
+# clean: a cache with something bind-mounted inside is removed without
+# touching what was mounted there.
+cleaned() {
+	mkdir -p "$tmp/precious" "$tmp/c/sid/dev" && echo keep >"$tmp/precious/file"
+	fresh "mount --bind $tmp/precious $tmp/c/sid/dev && BTT_CACHE=$tmp/c bash $s/clean.sh &&
+		[ ! -e $tmp/c/sid ] && [ \"\$(cat $tmp/precious/file)\" = keep ]"
+}
+check "clean: unmounts, then removes the cache and nothing else" cleaned
+expect "clean: refuses a system folder" "refusing to clean /var" env BTT_CACHE=/var bash "$s/clean.sh"
+
+# A new base tree (base.sh after a version bump) orphans the scratch
+# worktrees: apply.sh makes them again.
+rebased() {
+	local r=$tmp/rb
+	mkbase() {
+		rm -rf "$r"; mkdir -p "$r"; git -C "$r" init -q
+		git -C "$r" config user.name t; git -C "$r" config user.email t@t
+		printf 'one\ntwo\n' >"$r/f"; git -C "$r" add f; git -C "$r" commit -qm base; git -C "$r" tag base
+	}
+	mkdir -p "$tmp/good"
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: t <t@t>\nSubject: [PATCH] good\n\n---\n f | 2 +-\n\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n one\n-two\n+three\n' >"$tmp/good/0001-good.patch"
+	echo 0001-good.patch >"$tmp/good/series"
+	mkbase && BTT_TREE=$r BTT_PATCHES=$tmp/good bash "$s/apply.sh" && [ -e "$r.apply/.git" ] &&
+		mkbase && BTT_TREE=$r BTT_PATCHES=$tmp/good bash "$s/apply.sh" && grep -qx three "$r/f"
+}
+check "apply: works after the base tree was made again" rebased
+
+# Host tools are checked: python3 missing from PATH is named.
+mkdir -p "$tmp/bin"
+for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+	for f in "$d"/*; do
+		case ${f##*/} in python3*) continue ;; esac
+		[ -e "$tmp/bin/${f##*/}" ] || ln -s "$f" "$tmp/bin/${f##*/}"
+	done
+done
+expect "no python3" "missing tool 'python3' \(host package python3\)" \
+	env PATH="$tmp/bin" BTT_NO_HOST_INSTALL=1 bash "$s/toolchain.sh"
+
+# Pinning: a base version that is gone names the available ones; drift is
+# reported, and fails only with BTT_STRICT_VERSIONS=1.
+sed 's/^linux-source-7.2 .*/linux-source-7.2 7.2.0-1/; s/^pahole .*/pahole 0.1-1/' "$TOP/config/toolchain.lock" >"$tmp/lock"
+expect "base version gone" "linux-source-7.2 7.2.0-1 \(pinned in .*\) is gone from the archive; available: [0-9]" \
+	env BTT_LOCK="$tmp/lock" BTT_BASE=7.2 bash "$s/base.sh"
+check "drift is reported" bash -c "BTT_LOCK=$tmp/lock bash $s/manifest.sh | grep -qx 'drift: pahole locked 0.1-1, have [^ ]*'"
+expect "drift fails with BTT_STRICT_VERSIONS=1" "versions differ from" \
+	env BTT_LOCK="$tmp/lock" BTT_STRICT_VERSIONS=1 bash "$s/manifest.sh"
+
+# The main job tries every kernel: two that fail to build both get a row and
+# a failure, and the run folder keeps both logs.
+twokernels() {
+	local out d
+	out=$(BTT_RUN=$tmp/run BTT_KERNELS="bogus1 bogus2" bash "$s/run.sh" 2>&1) && return 1
+	tail -n 1 <<<"$out" | grep -qx '0 passed, 2 failed, 0 skipped' || { echo "$out" | tail -n 5; return 1; }
+	for d in bogus1 bogus2; do
+		grep -q "^  $d  *kernel build failed" <<<"$out" || { echo "no matrix row for $d"; return 1; }
+		grep -q "no kernel flavour '$d'" "$tmp/run/kernel-$d.log" || { echo "no log for $d"; return 1; }
+	done
+}
+check "run: a failed kernel build does not stop the next" twokernels
+
+# bpftool-check.sh refuses objects that this run did not build.
+mkdir -p "$tmp/kb/selftests" && cp /bin/true "$tmp/kb/selftests/bpftool" && echo old-run >"$tmp/kb/selftests/.built"
+expect "bpftool-check: objects of an earlier run" "built by run old-run, not by this run" \
+	env BTT_RUN="$tmp/this-run" bash "$s/bpftool-check.sh" "$tmp/kb"
+rm "$tmp/kb/selftests/.built"
+expect "bpftool-check: half-built objects" "not completely built" bash "$s/bpftool-check.sh" "$tmp/kb"
+
+# Progress lines come while a command runs.
+progress() {
+	BTT_NS=host BTT_PROGRESS=1 bash -c '. "$1/lib.sh"; with_progress slow "$2/p.log" "echo counting" sleep 3' \
+		x "$s" "$tmp" 2>&1 | grep -c '^== slow: counting after [0-9]*s$' | awk '$1 >= 2 { ok = 1 } END { exit !ok }'
+}
+check "progress lines during a long command" progress
+
+# One help screen: every verb's script exists, every script has a verb (or is
+# a helper of one), and every BTT_* variable the scripts read is documented.
+helpscreen() {
+	local bad=0 v f
+	for f in $(bash "$s/btt" verbs | cut -d'|' -f2); do [ -f "$s/$f" ] || { echo "verb script $f missing"; bad=1; }; done
+	for f in $(cd "$s" && ls); do
+		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c) continue ;; esac
+		bash "$s/btt" verbs | cut -d'|' -f2 | grep -qxF "$f" || { echo "script $f has no verb"; bad=1; }
+	done
+	for v in $(grep -ohE 'BTT_[A-Z0-9_]+' "$s"/* "$TOP/.ci/run" | sort -u); do
+		bash "$s/btt" vars | grep -q "^$v " || { echo "variable $v is not in the help"; bad=1; }
+	done
+	return "$bad"
+}
+check "help: every verb, script and BTT_* variable" helpscreen
+
+# The flavour table is the only place that names the flavours.
+flavourtable() {
+	local hits
+	hits=$(grep -nE 'test_progs-bpf_gcc|clang23|DENYLIST\.bpf_gcc|LLVM=1' "$s"/*.sh "$s"/guest-init "$s"/report.py | grep -v test-harness.sh | grep -v '^\S*:[0-9]*:\s*#' || true)
+	[ -z "$hits" ] || { echo "flavours named outside config/flavours:"; echo "$hits"; return 1; }
+}
+check "flavours: named in config/flavours only" flavourtable
 
 # Every deny list entry carries a reason.
 noreason=$(cat "$TOP"/config/DENYLIST* | grep -vE '^[[:space:]]*(#|$)' | grep -vE '#[[:space:]]*[^[:space:]]' || true)

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The test command: harness checks, series checks (apply, checkpatch, copies),
 # the main job, then bpftool's convert command on the built objects. Ends
-# with one line "N passed, N failed, N skipped".
+# with one line "N passed, N failed, N skipped"; the whole output is also in
+# the run's folder ($CACHE/runs/..., test.txt).
 . "$(dirname "$0")/lib.sh"
 
 need_root
+run_dir
 s=$TOP/scripts
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+log=$BTT_RUN/checks.txt
 pass=0 fail=0
 
 # checks CMD...: run a command that prints "ok - ..." and "FAIL - ..." lines
@@ -21,19 +22,23 @@ checks() {
 	fail=$((fail + f))
 }
 
+main() {
 "$s/toolchain.sh" >/dev/null
 "$s/base.sh"
 checks "$s/test-harness.sh"
 if "$s/check-series.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
-rc=0; "$s/run.sh" | tee "$log" || rc=$?
-last=$(tail -n 1 "$log")
+rc=0; "$s/run.sh" || rc=$?
+last=$(tail -n 1 "$BTT_RUN/report.txt" 2>/dev/null)
 read -r vp vf vs < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' <<<"$last")
 [ -n "${vp:-}" ] || { vp=0 vf=1 vs=0; echo "the main job printed no result line"; }
 [ "$rc" = 0 ] || [ "$vf" -gt 0 ] || vf=1
 
 # bpftool's convert command, on the objects of the first kernel's selftests.
-k=${BTT_KERNELS:-gcc llvm}
+k=${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}
 checks "$s/bpftool-check.sh" "$CACHE/kbuild-$BASE-${k%% *}"
 echo "$((pass + vp)) passed, $((fail + vf)) failed, $vs skipped"
 [ $((fail + vf)) = 0 ]
+}
+main 2>&1 | tee "$BTT_RUN/test.txt"
+exit "${PIPESTATUS[0]}"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Boot a built kernel in qemu and run both selftest flavours in it.
+# Boot a built kernel in qemu and run every object flavour's test_progs in it.
 # Usage: vmrun.sh KBUILD_DIR. Leaves results and the console log in
-# KBUILD_DIR/selftests/vm/ and prints the report (scripts/report.py).
-# BTT_VM_IMAGE boots another kernel image with the same selftests, and
-# BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
+# KBUILD_DIR/selftests/BTT_VM_NAME (default "vm"), copies them to BTT_VM_DIR
+# if set, and prints the report
+# (scripts/report.py). BTT_VM_IMAGE boots another kernel image with the same
+# selftests, BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
+# BTT_VM_CONSOLE=1 streams the guest console; BTT_VM_SHELL=1 gives a guest
+# shell on this terminal when a run fails (no timeout then).
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -13,29 +16,46 @@ kb=${1:?usage: vmrun.sh KBUILD_DIR}
 st=$kb/selftests
 img=${BTT_VM_IMAGE:-$kb/arch/x86/boot/bzImage}
 [ -f "$img" ] || die "no kernel image at $img"
-[ -x "$st/test_progs" ] && [ -x "$st/test_progs-bpf_gcc" ] || die "no selftests in $st; run scripts/stbuild.sh"
+for f in $(flavours objects); do
+	b=$st/$(flavour objects "$f" 1)/$(flavour objects "$f" 2)
+	[ -x "$b" ] || die "no $b; run scripts/stbuild.sh"
+done
 timeout=${BTT_VM_TIMEOUT:-1200}
-v=$st/vm
+# The guest sees the selftests dir as /mnt/st and writes into
+# /mnt/st/$BTT_VM_NAME: a result dir elsewhere is a copy made at the end.
+vm_name=${BTT_VM_NAME:-vm}
+[[ $vm_name =~ ^[A-Za-z0-9_-]+$ ]] || die "BTT_VM_NAME must be a plain name, not '$vm_name'"
+v=$st/$vm_name
 rm -rf "$v"
 mkdir -p "$v"
 
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
 list_file "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" >"$v/allow"
-for f in clang clang23; do cp "$TOP/config/DENYLIST" "$v/deny.$f"; done
-cat "$TOP/config/DENYLIST" "$TOP/config/DENYLIST.bpf_gcc" >"$v/deny.gcc"
+for f in $(flavours objects); do
+	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$TOP/config/$d"; done >"$v/deny.$f"
+done
 if [ -n "${BTT_VM_PLAN:-}" ]; then
 	cp "$BTT_VM_PLAN" "$v/plan"
 else
-	printf '%s\n' "clang /mnt/st ./test_progs" "gcc /mnt/st ./test_progs-bpf_gcc" >"$v/plan"
-	[ ! -x "$st/clang23/test_progs" ] || echo "clang23 /mnt/st/clang23 ./test_progs" >>"$v/plan"
+	for f in $(flavours objects); do
+		o=$(flavour objects "$f" 1)
+		echo "$f /mnt/st/${o#.} ./$(flavour objects "$f" 2)"
+	done | sed 's|/mnt/st/ |/mnt/st |' >"$v/plan"
 fi
 
-# qemu ACCEL CONSOLE_LOG TIMEOUT: boot once; the status is timeout's.
+# boot ACCEL CONSOLE_LOG TIMEOUT [shell]: boot once; the status is timeout's.
+# With "shell" the serial line is this terminal (and still logged), and the
+# guest gives a shell there when a run fails.
 boot() {
-	timeout "$3" qemu-system-x86_64 -accel "$1" -cpu max -smp 2 -m 2G \
-		-display none -serial file:"$2" -monitor none -no-reboot \
+	local serial=(-serial file:"$2") shell= t=(timeout "$3")
+	if [ "${4:-}" = shell ]; then
+		serial=(-chardev stdio,id=s0,logfile="$2",signal=off -serial chardev:s0)
+		shell=btt.shell t=()
+	fi
+	"${t[@]}" qemu-system-x86_64 -accel "$1" -cpu max -smp 2 -m 2G \
+		-display none "${serial[@]}" -monitor none -no-reboot \
 		-kernel "$img" \
-		-append "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=/btt-init panic=-1 oops=panic" \
+		-append "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=/btt-init panic=-1 oops=panic btt.vm=$vm_name $shell" \
 		-fsdev local,id=rootfs,path="$ROOT",security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=rootfs,mount_tag=/dev/root \
 		-fsdev local,id=st,path="$st",security_model=none,multidevs=remap \
@@ -63,9 +83,28 @@ fi
 note "booting $img under $accel"
 t0=$(date +%s)
 rc=0
-boot "$accel" "$v/console.log" "$timeout" || rc=$?
+: >"$v/console.log"
+tailpid=
+if [ -n "${BTT_VM_CONSOLE:-}" ] && [ -z "${BTT_VM_SHELL:-}" ]; then
+	tail -n +1 -f "$v/console.log" >&2 &
+	tailpid=$!
+fi
+# Progress: the run in the guest and how many results it has written.
+progress='r=$(sed -n "s/^btt-init: run //p" "$v/console.log" | tail -n1)
+	echo "guest running ${r:-nothing yet}${r:+, $(grep -c "^#" "$v/$r.log" 2>/dev/null || echo 0) results}"'
+if [ -n "${BTT_VM_SHELL:-}" ]; then
+	boot "$accel" "$v/console.log" "$timeout" shell || rc=$?
+else
+	with_progress vm "$v/qemu.log" "$progress" boot "$accel" "$v/console.log" "$timeout" || rc=$?
+fi
+[ -z "$tailpid" ] || kill "$tailpid" 2>/dev/null || true
 echo "vm: $accel, $(($(date +%s) - t0))s, qemu status $rc"
 if [ "$rc" = 124 ]; then
 	echo "vm: guest timed out after ${timeout}s; console log kept at $v/console.log" >&2
 fi
-python3 "$TOP/scripts/report.py" "$v" "$TOP/config" "$rc"
+rep=0
+python3 "$TOP/scripts/report.py" "$v" "$TOP/config" "$rc" || rep=$?
+if [ -n "${BTT_VM_DIR:-}" ]; then
+	rm -rf "$BTT_VM_DIR"; mkdir -p "$(dirname "$BTT_VM_DIR")"; cp -a "$v" "$BTT_VM_DIR"
+fi
+exit "$rep"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Remove the caches safely. Usage: clean.sh [all|builds]: "all" (default) the
+# whole $CACHE; "builds" the kernel trees (not editing trees), build dirs and runs, keeping the sid
+# root, the downloads and ccache. Everything mounted below what is removed
+# (left by an older harness, or by a script killed before its mount namespace
+# ended) is unmounted first; if any mount stays, nothing is removed. rm never
+# crosses into another file system.
+BTT_NS=host
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_tool findmnt "util-linux"
+what=${1:-all}
+[ -d "$CACHE" ] || { echo "clean: nothing at $CACHE"; exit 0; }
+c=$(cd "$CACHE" && pwd -P)
+case $c in
+/ | /bin | /boot | /dev | /etc | /home | /lib* | /proc | /root | /run | /sys | /tmp | /usr | /var | /work)
+	die "refusing to clean $c: BTT_CACHE names a system folder" ;;
+esac
+case $what in
+all) targets=("$c") ;;
+builds) targets=("$c"/linux-* "$c"/kbuild-* "$c"/st-* "$c"/basecmp-* "$c"/runs) ;;
+*) die "usage: clean.sh [all|builds]" ;;
+esac
+# mounts: every mount point strictly below the cache, deepest first.
+mounts() {
+	findmnt -rn -o TARGET | awk -v c="$c/" 'index($0, c) == 1' | sort -r
+}
+for m in $(mounts); do
+	umount -R "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+done
+left=$(mounts)
+[ -z "$left" ] || die "still mounted under $c, nothing removed:
+$left"
+for t in "${targets[@]}"; do
+	[ -e "$t" ] || continue
+	if [ "$t" = "$c" ]; then
+		# The cache may itself be a mount point: empty it.
+		find "$c" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +
+	else
+		rm -rf --one-file-system "$t"
+	fi
+done
+echo "clean: removed $what under $c"
