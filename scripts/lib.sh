@@ -54,7 +54,8 @@ in_root() {
 	mount_same "$CACHE/ccache"
 	# /usr/local/bin first: toolchain.sh links the pinned compilers there.
 	chroot "$ROOT" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-		LANG=C.UTF-8 CCACHE_DIR="$CACHE/ccache" CCACHE_MAXSIZE=8G sh -c "cd '$dir' && $*"
+		LANG=C.UTF-8 CCACHE_DIR="$CACHE/ccache" CCACHE_MAXSIZE=8G \
+		$([ "${BTT_CCACHE:-}" != 0 ] || echo CCACHE_DISABLE=1) sh -c "cd '$dir' && $*"
 }
 
 # mount_same DIR: bind DIR into the root at the same path, once.

@@ -67,7 +67,9 @@ for o in $(for f in $(flavours objects); do flavour objects "$f" 1; done | awk '
 		vars="$vars $(flavour objects "$f" 4)"
 		bins="$bins $(flavour objects "$f" 2)"
 	done
-	build "$out/$o" $vars $bins
+	d=$out/$o
+	[ "$o" != . ] || d=$out
+	build "$d" $vars $bins
 done
 echo "${BTT_RUN:-manual}" >"$out/.built"
 echo "$out"
