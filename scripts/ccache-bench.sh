@@ -18,9 +18,10 @@ src=$CACHE/linux-$BASE
 btf=$src/kernel/bpf/btf.c
 cp "$btf" "$kb/.btf.c.orig"
 cp "$kb/.config" "$kb/.config.orig"
+# Undo both changes; btf.c gets a new mtime, so the next build compiles it.
 restore() {
-	cp "$kb/.btf.c.orig" "$btf" && touch -r "$kb/.btf.c.orig" "$btf"
-	cp "$kb/.config.orig" "$kb/.config"
+	cmp -s "$kb/.btf.c.orig" "$btf" || cp "$kb/.btf.c.orig" "$btf"
+	cmp -s "$kb/.config.orig" "$kb/.config" || cp "$kb/.config.orig" "$kb/.config"
 }
 trap restore EXIT
 
@@ -30,6 +31,8 @@ build() {
 	BTT_KCC=$k "$s/kbuild.sh" >/dev/null 2>&1 || die "build '$1' failed, see $kb/build.log"
 	printf '  %-26s %4ss, %4s files compiled\n' "$1" $((SECONDS - t0)) "$(grep -c '^  CC ' "$kb/build.log")"
 }
+mount_same "$src"
+mount_same "$kb"
 setcfg() { in_root "$src" "scripts/config --file $kb/.config $1 BPF_JIT_ALWAYS_ON && make -s -C $src O=$kb olddefconfig"; }
 
 echo "kernel rebuilds in $kb:"
@@ -37,6 +40,7 @@ build "up to date"
 setcfg --enable
 BTT_CCACHE=0 build "config change, cold"
 setcfg --disable
+cmp -s "$kb/.config" "$kb/.config.orig" || die "the config did not come back to the original"
 build "config change back, warm"
 echo "/* ccache-bench */ static int __maybe_unused btt_ccache_bench;" >>"$btf"
 BTT_CCACHE=0 build "btf.c change, cold"
