@@ -434,6 +434,72 @@ static void test_special_behind_tag(void)
 	}
 }
 
+/* A graph root whose node member in the element type is behind a type
+ * tag ("contains:elem:node" names it), in both conventions: in a map
+ * value, where the root is a special field, and in a struct that is not
+ * a map value, as a bpf_obj_new() object holds it.  The BTF loads.
+ */
+static void test_graph_node_behind_tag(void)
+{
+	static const struct {
+		const char *root, *node;
+		int node_size;
+	} graphs[] = {
+		{ "bpf_list_head", "bpf_list_node", 24 },
+		{ "bpf_rb_root", "bpf_rb_node", 32 },
+	};
+	int g, in_map, attr, fd, int_id, long_id, lock, root, node, tag, val;
+	__u8 in[32], out[32];
+	char log[4096], name[64];
+	struct btf *btf;
+
+	for (g = 0; g < ARRAY_SIZE(graphs); g++) {
+		for (in_map = 0; in_map < 2; in_map++) {
+			for (attr = 0; attr < 2; attr++) {
+				snprintf(name, sizeof(name), "%s %s %s", graphs[g].node,
+					 in_map ? "map" : "obj", conv_str[attr]);
+				btf = btf__new_empty();
+				if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+					return;
+				int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+				long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+				lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+				btf__add_field(btf, "val", int_id, 0, 0);
+				root = btf__add_struct(btf, graphs[g].root, 16);
+				btf__add_field(btf, "a", long_id, 0, 0);
+				node = btf__add_struct(btf, graphs[g].node, graphs[g].node_size);
+				btf__add_field(btf, "a", long_id, 0, 0);
+				tag = btf__add_type_tag(btf, "foo", node);
+				btf__add_struct(btf, "elem", 8 + graphs[g].node_size);
+				btf__add_field(btf, "v", long_id, 0, 0);
+				btf__add_field(btf, "node", tag, 64, 0);
+				val = btf__add_struct(btf, in_map ? "val" : "root_obj", 32);
+				btf__add_field(btf, "lock", lock, 0, 0);
+				btf__add_field(btf, "head", root, 64, 0);
+				btf__add_field(btf, "x", long_id, 192, 0);
+				btf__add_decl_tag(btf, "contains:elem:node", val, 1);
+				fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+				if (!ASSERT_GE(fd, 0, name)) {
+					printf("log: %s\n", log);
+					btf__free(btf);
+					continue;
+				}
+				memset(in, 0xa5, sizeof(in));
+				memset(out, 0, sizeof(out));
+				if (in_map &&
+				    ASSERT_OK(map_roundtrip(fd, int_id, val, sizeof(in), in, out, 0),
+					      name)) {
+					/* The root is not stored, the plain member is. */
+					ASSERT_NEQ(out[8], 0xa5, "root");
+					ASSERT_EQ(out[31], 0xa5, "plain member kept");
+				}
+				close(fd);
+				btf__free(btf);
+			}
+		}
+	}
+}
+
 /* A bitfield that does not start a byte next to a spin lock. */
 static void test_bitfield_spin_lock(void)
 {
@@ -972,6 +1038,8 @@ void test_btf_tag_conv(void)
 		test_tagged_key_value();
 	if (test__start_subtest("special_behind_tag"))
 		test_special_behind_tag();
+	if (test__start_subtest("graph_node_behind_tag"))
+		test_graph_node_behind_tag();
 	if (test__start_subtest("bitfield_spin_lock"))
 		test_bitfield_spin_lock();
 	if (test__start_subtest("unknown_flag"))
