@@ -8,7 +8,7 @@
 # unversioned names are links in /usr/local/bin (made below).
 SID_PKGS="gcc-bpf binutils-bpf gcc-16 clang-21 llvm-21 lld-21 clang-23 pahole
 bpftool libbpf-dev libelf-dev zlib1g-dev libcap-dev make bc flex bison libssl-dev
-openssl cpio python3 python3-ply perl kmod busybox-static ccache rsync xz-utils"
+openssl cpio python3 python3-ply python3-git perl kmod busybox-static ccache rsync xz-utils"
 # Host tools the harness runs, as "command:package" (a path for files).
 HOST_TOOLS="debootstrap:debootstrap qemu-system-x86_64:qemu-system-x86 rsync:rsync
 python3:python3 git:git dpkg-deb:dpkg xz:xz-utils setpriv:util-linux
