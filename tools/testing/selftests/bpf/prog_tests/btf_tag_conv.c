@@ -67,13 +67,15 @@ static const struct tag_case cases[] = {
 	{ "ptr_tag_fwd", "P>T:kptr_untrusted>F", SPECIAL, LOAD_FAIL,
 	  "annotates FWD, not a pointer" },
 	{ "tag_ptr_fwd", "T:kptr_untrusted>P>F", SPECIAL, SPECIAL },
-	{ "ptr_tag_fwd_unknown", "P>T:kptr_untrusted>G", MAP_FAIL, LOAD_FAIL,
+	{ "ptr_tag_fwd_unknown", "P>T:kptr_untrusted>G", DATA, LOAD_FAIL,
 	  "annotates FWD, not a pointer" },
-	{ "tag_ptr_fwd_unknown", "T:kptr_untrusted>P>G", MAP_FAIL, MAP_FAIL },
-	/* Conflicts */
-	{ "tag_ptr_tag_conflict", "T:kptr_untrusted>P>T:kptr>S", MAP_FAIL, LOAD_FAIL, NOT_PTR },
-	{ "tag_tag_ptr_conflict", "T:kptr_untrusted>T:kptr>P>S", MAP_FAIL, LOAD_FAIL, CONFLICT },
-	{ "ptr_tag_tag_conflict", "P>T:kptr_untrusted>T:kptr>S", MAP_FAIL, LOAD_FAIL, NOT_PTR },
+	{ "tag_ptr_fwd_unknown", "T:kptr_untrusted>P>G", DATA, MAP_FAIL },
+	/* Conflicts: without the flag, the map is created as before, without
+	 * special fields, and its log names the member.
+	 */
+	{ "tag_ptr_tag_conflict", "T:kptr_untrusted>P>T:kptr>S", DATA, LOAD_FAIL, NOT_PTR },
+	{ "tag_tag_ptr_conflict", "T:kptr_untrusted>T:kptr>P>S", DATA, LOAD_FAIL, CONFLICT },
+	{ "ptr_tag_tag_conflict", "P>T:kptr_untrusted>T:kptr>S", DATA, LOAD_FAIL, NOT_PTR },
 	/* Unknown tags and attributes (kind_flag) never count */
 	{ "unknown_tag_ptr", "T:foo>P>S", DATA, DATA },
 	{ "ptr_unknown_tag", "P>T:foo>S", DATA, DATA },
@@ -93,7 +95,7 @@ static const struct tag_case cases[] = {
 	{ "array_ptr_user", "Y>P>T:user>I", DATA, DATA },
 	{ "array_user_ptr", "Y>T:user>P>I", DATA, LOAD_FAIL, NOT_MEM },
 	/* A pointer property on the inner pointer of a pointer to pointer */
-	{ "ptr_tag_ptr", "P>T:kptr_untrusted>P>S", MAP_FAIL, DATA },
+	{ "ptr_tag_ptr", "P>T:kptr_untrusted>P>S", DATA, DATA },
 	/* Non-pointer tags never change what a field is */
 	{ "tag_int", "T:foo>I", DATA, DATA },
 	{ "const_tag_int", "C>T:foo>I", DATA, DATA },
@@ -624,12 +626,230 @@ static void test_global_tagged_args(void)
 	}
 }
 
+/* Create a one-element array map of @val_id (@vsz bytes) in @btf_fd with
+ * the map-create log (BPF_COMMON_ATTRS) in @log.  Returns the fd or -errno.
+ */
+static int create_map_log(int btf_fd, int key_id, int val_id, __u32 vsz, __u32 flags,
+			  char *log, size_t log_sz)
+{
+	LIBBPF_OPTS(bpf_log_opts, lopts, .buf = log, .size = log_sz, .level = 1);
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
+		    .btf_key_type_id = key_id, .btf_value_type_id = val_id,
+		    .map_flags = flags, .log_opts = &lopts);
+	int fd;
+
+	log[0] = 0;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_compat", 4, vsz, 1, &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Kptrs that the legacy reading sees as data (behind a typedef, a CONST
+ * or a type tag), to a kernel struct without a destructor (struct file),
+ * in a struct that is not a map value, alone or next to a spin lock.
+ * Without the flag the BTF loads, as it always did, and the BTF log names
+ * member 'f'.
+ */
+static void test_legacy_kptr_no_dtor(void)
+{
+	static const char * const chains[] = {
+		"D>P>T:kptr>S", "C>P>T:kptr>S", "T:kptr>P>S",
+	};
+	int i, with_lock, fd, int_id, long_id, file, lock, f, holder;
+	char log[4096];
+	struct btf *btf;
+
+	for (i = 0; i < ARRAY_SIZE(chains); i++) {
+		for (with_lock = 0; with_lock < 2; with_lock++) {
+			btf = btf__new_empty();
+			if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+				return;
+			int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+			long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+			/* In vmlinux, and without a destructor kfunc */
+			file = btf__add_struct(btf, "file", 8);
+			btf__add_field(btf, "a", long_id, 0, 0);
+			lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+			btf__add_field(btf, "val", int_id, 0, 0);
+			f = add_chain(btf, chains[i], file, lock, -1, int_id);
+			holder = btf__add_struct(btf, "holder", 16);
+			btf__add_field(btf, "f", f, 0, 0);
+			if (with_lock)
+				btf__add_field(btf, "lock", lock, 64, 0);
+			else
+				btf__add_field(btf, "x", long_id, 64, 0);
+			ASSERT_GT(holder, 0, "holder");
+			fd = load_btf(btf, 0, log, sizeof(log));
+			if (ASSERT_GE(fd, 0, chains[i])) {
+				ASSERT_HAS_SUBSTR(log, "member 'f'", "log");
+				close(fd);
+			} else {
+				printf("log: %s\n", log);
+			}
+			btf__free(btf);
+		}
+	}
+}
+
+/* Two tagged spin locks, struct { struct bpf_spin_lock __tag a, b; }.
+ * Without the flag the BTF loads as it always did, the map has no spin
+ * lock (BPF_F_LOCK: -EINVAL) and the log names 'a' and 'b'.  With the
+ * flag, two spin locks are -E2BIG.
+ */
+static void test_legacy_tagged_locks(void)
+{
+	int attr, fd, mfd, int_id, lock, tag, val, key = 0;
+	char log[4096], mlog[1024];
+	__u32 v[2] = {};
+	struct btf *btf;
+
+	for (attr = 0; attr < 2; attr++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+		btf__add_field(btf, "val", int_id, 0, 0);
+		tag = btf__add_type_tag(btf, "foo", lock);
+		val = btf__add_struct(btf, "val", 8);
+		btf__add_field(btf, "a", tag, 0, 0);
+		btf__add_field(btf, "b", tag, 32, 0);
+		fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+		if (attr) {
+			ASSERT_EQ(fd, -E2BIG, "attr");
+		} else if (ASSERT_GE(fd, 0, "pointee")) {
+			ASSERT_HAS_SUBSTR(log, "member 'a'", "log a");
+			ASSERT_HAS_SUBSTR(log, "member 'b'", "log b");
+			mfd = create_map_log(fd, int_id, val, sizeof(v), 0, mlog, sizeof(mlog));
+			if (ASSERT_GE(mfd, 0, "map")) {
+				ASSERT_EQ(bpf_map_update_elem(mfd, &key, v, BPF_F_LOCK), -EINVAL,
+					  "no lock, as before");
+				close(mfd);
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+		btf__free(btf);
+	}
+}
+
+/* Arrays of fields that cannot be repeated, in a map value:
+ * struct val { struct bpf_timer t[2]; long x; } (and bpf_wq,
+ * bpf_res_spin_lock); btf_repeat_fields() refuses them.  Without the
+ * flag the map is created, the array is plain data as it always was, and
+ * the map-create log names 't'.  With the flag, map creation fails with
+ * -EINVAL and the log names 't'.
+ */
+static void test_legacy_field_array(void)
+{
+	static const struct {
+		const char *name;
+		int size;
+	} fields[] = {
+		{ "bpf_timer", 16 }, { "bpf_wq", 16 }, { "bpf_res_spin_lock", 4 },
+	};
+	int i, attr, fd, mfd, int_id, long_id, st, arr, val, vsz, key = 0;
+	char log[4096], mlog[1024];
+	__u8 in[48], out[48];
+	struct btf *btf;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			btf = btf__new_empty();
+			if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+				return;
+			vsz = (2 * fields[i].size + 7) / 8 * 8 + 8;
+			int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+			long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+			st = btf__add_struct(btf, fields[i].name, fields[i].size);
+			btf__add_field(btf, "a", int_id, 0, 0);
+			arr = btf__add_array(btf, int_id, st, 2);
+			val = btf__add_struct(btf, "val", vsz);
+			btf__add_field(btf, "t", arr, 0, 0);
+			btf__add_field(btf, "x", long_id, (vsz - 8) * 8, 0);
+			fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+			if (!ASSERT_GE(fd, 0, "load")) {
+				btf__free(btf);
+				continue;
+			}
+			mfd = create_map_log(fd, int_id, val, vsz, 0, mlog, sizeof(mlog));
+			ASSERT_HAS_SUBSTR(mlog, "member 't'", fields[i].name);
+			if (attr) {
+				ASSERT_EQ(mfd, -EINVAL, fields[i].name);
+			} else if (ASSERT_GE(mfd, 0, fields[i].name)) {
+				memset(in, 0xa5, sizeof(in));
+				memset(out, 0, sizeof(out));
+				ASSERT_OK(bpf_map_update_elem(mfd, &key, in, 0), "update");
+				ASSERT_OK(bpf_map_lookup_elem(mfd, &key, out), "lookup");
+				ASSERT_EQ(out[0], 0xa5, "plain data, as before");
+			}
+			if (mfd >= 0)
+				close(mfd);
+			close(fd);
+			btf__free(btf);
+		}
+	}
+}
+
+/* A .bss holding a typedef kptr in an mmap-able array map:
+ *   typedef struct task_struct __kptr *kp_t; kp_t p;
+ * Without the flag, mmap() works as it always did (the typedef is data in
+ * the legacy reading) and the map-create log names 'p'.  With the flag
+ * (D>T:kptr>P>S) the kptr is kept and mmap() fails.
+ */
+static void test_legacy_bss_kptr(void)
+{
+	int attr, fd, mfd, long_id, ts, p, var, sec;
+	char log[4096], mlog[1024];
+	void *mem;
+	struct btf *btf;
+
+	for (attr = 0; attr < 2; attr++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+		ts = btf__add_struct(btf, "task_struct", 8);
+		btf__add_field(btf, "a", long_id, 0, 0);
+		p = add_chain(btf, attr ? "D>T:kptr>P>S" : "D>P>T:kptr>S", ts, -1, -1, 1);
+		var = btf__add_var(btf, "p", BTF_VAR_GLOBAL_ALLOCATED, p);
+		sec = btf__add_datasec(btf, ".bss", 8);
+		btf__add_datasec_var_info(btf, var, 0, 8);
+		fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+		if (!ASSERT_GE(fd, 0, "load")) {
+			printf("log: %s\n", log);
+			btf__free(btf);
+			continue;
+		}
+		mfd = create_map_log(fd, 0, sec, 8, BPF_F_MMAPABLE, mlog, sizeof(mlog));
+		if (ASSERT_GE(mfd, 0, "map")) {
+			mem = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
+				   mfd, 0);
+			if (attr) {
+				ASSERT_EQ(mem, MAP_FAILED, "kptr kept");
+			} else {
+				ASSERT_NEQ(mem, MAP_FAILED, "mmap as before");
+				ASSERT_HAS_SUBSTR(mlog, "variable 'p'", "log");
+			}
+			if (mem != MAP_FAILED)
+				munmap(mem, getpagesize());
+			close(mfd);
+		}
+		close(fd);
+		btf__free(btf);
+	}
+}
+
 /* libbpf's conversion between the conventions: each pointee chain, what it
  * becomes in the attribute convention, and what that becomes converted
  * back.  The verdicts stay the same.
  */
 struct conv_case {
 	const char *pointee, *attr, *back;
+	/* The attribute form fails map creation: with the flag, a malformed
+	 * kptr is an error; without it, the map is made without the field.
+	 */
+	bool attr_map_fail;
 };
 
 static const struct conv_case conv_cases[] = {
@@ -643,7 +863,7 @@ static const struct conv_case conv_cases[] = {
 	/* Links after the PTR stay there, behind the moved tags. */
 	{ "P>C>T:kptr>S", "T:kptr>P>C>S", "P>T:kptr>C>S" },
 	{ "P>T:rcu>T:kptr>S", "T:kptr>P>T:rcu>S", "P>T:kptr>T:rcu>S" },
-	{ "P>T:kptr>P>S", "T:kptr>P>P>S", "P>T:kptr>P>S" },
+	{ "P>T:kptr>P>S", "T:kptr>P>P>S", "P>T:kptr>P>S", true },
 	{ "Y>P>T:kptr>S", "Y>T:kptr>P>S", "Y>P>T:kptr>S" },
 	/* Nothing to move */
 	{ "P>T:user>I", "P>T:user>I", "P>T:user>I" },
@@ -713,7 +933,8 @@ static void test_convert(const struct conv_case *c)
 	chain_str(btf, member, buf, sizeof(buf));
 	ASSERT_STREQ(buf, c->attr, "attr chain");
 	got = verdict(btf, header_flags(btf), val, log, sizeof(log));
-	ASSERT_STREQ(expect_str[got], expect_str[want], "attr verdict");
+	ASSERT_STREQ(expect_str[got], expect_str[c->attr_map_fail ? MAP_FAIL : want],
+		     "attr verdict");
 
 	if (!ASSERT_OK(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), "to pointee"))
 		goto out;
@@ -1040,6 +1261,14 @@ void test_btf_tag_conv(void)
 		test_special_behind_tag();
 	if (test__start_subtest("graph_node_behind_tag"))
 		test_graph_node_behind_tag();
+	if (test__start_subtest("legacy_kptr_no_dtor"))
+		test_legacy_kptr_no_dtor();
+	if (test__start_subtest("legacy_tagged_locks"))
+		test_legacy_tagged_locks();
+	if (test__start_subtest("legacy_field_array"))
+		test_legacy_field_array();
+	if (test__start_subtest("legacy_bss_kptr"))
+		test_legacy_bss_kptr();
 	if (test__start_subtest("bitfield_spin_lock"))
 		test_bitfield_spin_lock();
 	if (test__start_subtest("unknown_flag"))
