@@ -28,21 +28,24 @@ lockline=$(list_file "$LOCK" | awk -v p="$pkg" '$1 == p')
 ver=$(awk '{ print $2 }' <<<"$lockline")
 want_sum=$(awk '{ sub("sha256:", "", $3); print $3 }' <<<"$lockline")
 [ -n "$ver" ] || die "$LOCK pins no $pkg version; available: $avail"
-grep -qw -- "$ver" <<<"${avail// /$'\n'}" ||
-	die "$pkg $ver (pinned in $LOCK) is gone from the archive; available: $avail"
+# A downloaded package of the pinned version needs no archive.
 deb=$(ls "$dl/${pkg}_${ver}_"*.deb 2>/dev/null | head -n1) || true
 if [ -z "$deb" ]; then
+	tr ' ' '\n' <<<"$avail" | grep -qxF -- "$ver" ||
+		die "$pkg $ver (pinned in $LOCK) is gone from the archive; available: $avail"
 	note "downloading $pkg $ver"
-	apt apt-get download -q "$pkg=$ver" >/dev/null 2>&1 || die "apt-get download $pkg=$ver failed"
+	out=$(apt apt-get download -q "$pkg=$ver" 2>&1 >/dev/null) || die "apt-get download $pkg=$ver failed: $out"
 	deb=$(ls "$dl/${pkg}_${ver}_"*.deb | head -n1)
 fi
 
 sum=$(sha256sum "$deb" | cut -d' ' -f1)
 [ -z "$want_sum" ] || [ "$sum" = "$want_sum" ] ||
-	die "$deb has sha256 $sum, $LOCK pins $want_sum"
+	die "$deb has sha256 $sum, $LOCK pins $want_sum; remove $deb to download it again"
 old=$(cat "$CACHE/base-$BASE.sha256" 2>/dev/null || true)
 if [ -n "$old" ] && [ "$old" != "$sum" ]; then
 	note "base changed: $(cat "$CACHE/base-$BASE.version") ($old) -> $ver ($sum)"
+	[ ! -e "$CACHE/edit-$BASE" ] ||
+		die "$CACHE/edit-$BASE holds commits made on the old base tree: export it (scripts/export.sh), remove it, then run base.sh again"
 	rm -rf "$repo"
 fi
 
@@ -52,8 +55,6 @@ if [ ! -e "$repo/.git/base-done" ] || [ "$(cat "$repo/.git/base-done")" != "$sum
 	# The scratch worktrees belong to the old tree: drop them (base_worktree
 	# makes them again). An editing tree may hold work: only say so.
 	rm -rf "$repo.apply" "$repo.base" "$repo.bisect"
-	[ ! -e "$CACHE/edit-$BASE" ] ||
-		note "$CACHE/edit-$BASE was made from the old base tree: export it (scripts/export.sh) and remove it"
 	mkdir -p "$repo.tmp"
 	dpkg-deb --fsys-tarfile "$deb" |
 		tar -xO --wildcards "./usr/src/$pkg.tar.*" | tar -xJ -C "$repo.tmp" ||

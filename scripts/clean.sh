@@ -3,8 +3,10 @@
 # whole $CACHE; "builds" the kernel trees (not editing trees), build dirs and runs, keeping the sid
 # root, the downloads and ccache. Everything mounted below what is removed
 # (left by an older harness, or by a script killed before its mount namespace
-# ended) is unmounted first; if any mount stays, nothing is removed. rm never
-# crosses into another file system.
+# ended) is unmounted first; if any mount stays, nothing is removed. Only a
+# folder the harness marked as its cache is cleaned, never one that holds the
+# checkout, and never while an editing tree (scripts/worktree.sh) holds
+# commits (BTT_CLEAN_FORCE=1 removes it anyway).
 BTT_NS=host
 . "$(dirname "$0")/lib.sh"
 
@@ -17,6 +19,18 @@ case $c in
 / | /bin | /boot | /dev | /etc | /home | /lib* | /proc | /root | /run | /sys | /tmp | /usr | /var | /work)
 	die "refusing to clean $c: BTT_CACHE names a system folder" ;;
 esac
+[[ $c =~ ^[A-Za-z0-9/._+-]+$ ]] || die "refusing to clean '$c': unusual characters in the path"
+[ -e "$c/.btt-cache" ] || [ -z "$(ls -A "$c")" ] ||
+	die "refusing to clean $c: it is not marked as the harness's cache (no .btt-cache)"
+case $(cd "$TOP" && pwd -P)/ in
+"$c"/*) die "refusing to clean $c: it holds the checkout $TOP" ;;
+esac
+edits=$(ls -d "$c"/edit-* 2>/dev/null || true)
+if [ -n "$edits" ] && ! flag "${BTT_CLEAN_FORCE:-}"; then
+	die "editing trees hold commits of the series: $edits
+export them (scripts/export.sh DIR), then remove them (git -C $c/linux-BASE worktree remove DIR),
+or clean with BTT_CLEAN_FORCE=1"
+fi
 case $what in
 all) targets=("$c") ;;
 builds) targets=("$c"/linux-* "$c"/kbuild-* "$c"/st-* "$c"/basecmp-* "$c"/runs) ;;

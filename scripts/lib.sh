@@ -19,8 +19,13 @@ FLAVOURS=$TOP/config/flavours
 # namespace of its own inside its caller's. scripts/clean.sh sets BTT_NS=host
 # before sourcing this file: it works on the caller's own mounts.
 if [ "${BTT_NS:-}" != "$$" ] && [ "${BTT_NS:-}" != host ] && [ "$(id -u)" = 0 ]; then
+	# Only a script that sources this file at its top can be run again.
+	if [[ $- == *i* ]] || ! [ "${BASH_SOURCE[1]:-}" -ef "$0" ]; then
+		echo "error: scripts/lib.sh is sourced by the harness scripts; run one of them (scripts/btt help)" >&2
+		return 1 2>/dev/null || exit 1
+	fi
 	command -v unshare >/dev/null 2>&1 || { echo "error: missing tool 'unshare' (util-linux)" >&2; exit 1; }
-	BTT_NS=$$ exec unshare -m --propagation private "$BASH" "$0" "$@"
+	BTT_NS=$$ exec unshare -m --propagation private "$BASH" $([[ $- == *x* ]] && echo -x) "$0" "$@"
 fi
 export BTT_NS
 
@@ -37,6 +42,8 @@ need_tool() {
 need_disk() {
 	local dir=$1 want=$2 have
 	mkdir -p "$dir"
+	# The cache's mark: scripts/clean.sh removes only marked folders.
+	[ "$dir" != "$CACHE" ] || touch "$CACHE/.btt-cache"
 	have=$(df -P -BM "$dir" | awk 'NR == 2 { sub("M", "", $4); print $4 }')
 	[ "$have" -ge $((want * 1024)) ] || die "need ${want} GiB free under $dir, have ${have} MiB"
 }
@@ -79,7 +86,7 @@ base_worktree() {
 	local common
 	if [ -e "$2/.git" ]; then
 		common=$(git -C "$2" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || common=
-		[ "$common" = "$(cd "$1" && pwd)/.git" ] && return 0
+		[ -n "$common" ] && [ "$common" -ef "$1/.git" ] && return 0
 		note "$2 is a worktree of an earlier base tree; making it again"
 		rm -rf "$2"
 	fi
@@ -91,8 +98,8 @@ base_worktree() {
 # flavours (KIND "objects") in config/flavours, in order.
 flavours() { list_file "$FLAVOURS" | awk -v k="$1" '$1 == k { print $2 }'; }
 
-# flavour KIND NAME FIELD: one field of a config/flavours row (fields 3 and on,
-# named by the header comment there); "-" means empty.
+# flavour KIND NAME FIELD: field FIELD (1 is the first after NAME, as named by
+# the header comment of config/flavours) of a row; "-" means empty.
 flavour() {
 	list_file "$FLAVOURS" | awk -v k="$1" -v n="$2" -v f="$3" '
 		$1 == k && $2 == n { v = $(f + 2); if (v == "-") v = ""; print v; found = 1 }
@@ -110,14 +117,26 @@ patch_files() {
 	(cd "$1" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)
 }
 
+# flag VALUE: true for a set switch (BTT_VM_SHELL=1); unset, empty and 0 are off.
+flag() { [ "${1:-0}" != 0 ]; }
+
+# kill_tree PID: PID and every process below it.
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
+}
+
 # with_progress LABEL LOG COUNT CMD...: run CMD with its output in LOG, and
 # every BTT_PROGRESS seconds (default 30) print LABEL, the output of the shell
-# snippet COUNT and the time so far. Returns CMD's status.
+# snippet COUNT and the time so far. Returns CMD's status. On SIGINT or
+# SIGTERM, CMD and everything it started are killed.
 with_progress() {
 	local label=$1 log=$2 count=$3 pid rc=0 t0=$SECONDS next; shift 3
 	next=$((SECONDS + ${BTT_PROGRESS:-30}))
 	"$@" >"$log" 2>&1 &
 	pid=$!
+	trap 'kill_tree "$pid"; exit 130' INT TERM
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 		if [ "$SECONDS" -ge "$next" ]; then
@@ -125,6 +144,7 @@ with_progress() {
 			next=$((SECONDS + ${BTT_PROGRESS:-30}))
 		fi
 	done
+	trap - INT TERM
 	wait "$pid" || rc=$?
 	return "$rc"
 }

@@ -27,7 +27,7 @@ printf '  %-20s %s\n' qemu "$(qemu-system-x86_64 --version | head -n1)"
 if [ -f "$CACHE/base-$BASE.version" ]; then
 	printf '  %-20s %s\n' "base" "$(cat "$CACHE/base-$BASE.version")"
 fi
-if [ "$drift" = 1 ] && [ -n "${BTT_STRICT_VERSIONS:-}" ]; then
+if [ "$drift" = 1 ] && flag "${BTT_STRICT_VERSIONS:-}"; then
 	die "versions differ from $LOCK (BTT_STRICT_VERSIONS is set)"
 fi
 exit 0

@@ -15,18 +15,26 @@ s=$TOP/scripts
 kernels=${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}
 note "run folder: $BTT_RUN"
 
-stage toolchain; step toolchain "$s/toolchain.sh" || die "toolchain failed, see $BTT_RUN/toolchain.log"
+stage toolchain; step toolchain "$s/toolchain.sh" || die "toolchain failed, see $BTT_RUN/toolchain.log and toolchain.out"
 stage base; step base "$s/base.sh" || die "base tree failed, see $BTT_RUN/base.log"
 stage series; step series "$s/apply.sh" || die "the series does not apply, see $BTT_RUN/series.log"
 rc=0
 for k in $kernels; do
 	kb=$CACHE/kbuild-$BASE-$k
 	stage "kernel-$k"
-	if ! BTT_KCC=$k step "kernel-$k" "$s/kbuild.sh"; then
+	ok=1
+	BTT_KCC=$k step "kernel-$k" "$s/kbuild.sh" || ok=
+	# The whole build logs, kept with the run.
+	cp "$kb/build.log" "$BTT_RUN/kernel-$k.build.log" 2>/dev/null || true
+	if [ -z "$ok" ]; then
 		echo "kernel build failed, see $BTT_RUN/kernel-$k.log" >"$BTT_RUN/report-$k.txt"; rc=1; continue
 	fi
 	stage "st-$k"
-	if ! step "st-$k" "$s/stbuild.sh" "$kb"; then
+	step "st-$k" "$s/stbuild.sh" "$kb" || ok=
+	for f in $(find "$kb/selftests" -maxdepth 2 -name build.log 2>/dev/null); do
+		d=${f%/build.log}; d=${d#"$kb/selftests"}; cp "$f" "$BTT_RUN/st-$k${d//\//-}.build.log"
+	done
+	if [ -z "$ok" ]; then
 		echo "selftests build failed, see $BTT_RUN/st-$k.log" >"$BTT_RUN/report-$k.txt"; rc=1; continue
 	fi
 	stage "vm-$k"
@@ -54,16 +62,18 @@ stage
 		printf '  %-7s' "$k"
 		for f in $(flavours objects); do
 			r=$(sed -n "s/^  total $f: //p" "$BTT_RUN/report-$k.txt")
-			[ -n "$r" ] || r=$(head -n1 "$BTT_RUN/report-$k.txt" | grep 'build failed' | cut -d, -f1)
+			[ -n "$r" ] || r=$(sed -n '1s/, see .*//p' "$BTT_RUN/report-$k.txt" | grep 'build failed' || true)
 			printf ' %-32s' "${r:-no result}"
 		done
 		echo
 	done
-	for k in $kernels; do [ ! -f "$CACHE/kbuild-$BASE-$k/vmlinux" ] || "$s/btfstat.sh" "$CACHE/kbuild-$BASE-$k"; done
+	for k in $kernels; do
+		grep -q 'build failed' "$BTT_RUN/report-$k.txt" || "$s/btfstat.sh" "$CACHE/kbuild-$BASE-$k" || true
+	done
 	"$s/manifest.sh" | tee "$BTT_RUN/manifest.txt"
 	echo "run folder: $BTT_RUN"
 	# The last line sums every run; a kernel without a result line counts as failed.
-	for k in $kernels; do tail -n 1 "$BTT_RUN/report-$k.txt"; done | awk '
+	for k in $kernels; do l=$(tail -n 1 "$BTT_RUN/report-$k.txt" 2>/dev/null) || true; echo "${l:-none}"; done | awk '
 		/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ { p += $1; f += $3; s += $5; next }
 		{ f++ }
 		END { printf "%d passed, %d failed, %d skipped\n", p, f, s }'

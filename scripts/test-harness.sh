@@ -104,24 +104,44 @@ interrupted() {
 	local out
 	out=$(fresh "set -m
 		bash $s/shell.sh 'sleep 61.5' >/dev/null 2>&1 & pid=\$!
-		for i in \$(seq 100); do pgrep -f '^sleep 61.5' >/dev/null && break; sleep 0.2; done
-		pgrep -f '^sleep 61.5' >/dev/null || { echo 'the command never started'; exit 1; }
+		for i in \$(seq 100); do pgrep -g \$pid -f '^sleep 61.5' >/dev/null && break; sleep 0.2; done
+		pgrep -g \$pid -f '^sleep 61.5' >/dev/null || { echo 'the command never started'; exit 1; }
 		kill -INT -\$pid; wait \$pid
-		! pgrep -f '^sleep 61.5' >/dev/null || echo 'the command still runs'
+		! pgrep -g \$pid -f '^sleep 61.5' >/dev/null || echo 'the command still runs'
 		$leftover") || return 1
 	[ -z "$out" ] || { echo "$out"; return 1; }
 }
 check "mounts: none left after an interrupted command" interrupted
+# A long step run with progress lines (kernel build, VM) stops on Ctrl-C with
+# everything it started; its own children ignore SIGINT (background jobs).
+interrupted_bg() {
+	fresh "set -m
+		BTT_NS=host bash -c '. $s/lib.sh; with_progress t $tmp/wp.log true sleep 61.7' & pid=\$!
+		for i in \$(seq 100); do pgrep -f '^sleep 61.7' >/dev/null && break; sleep 0.2; done
+		pgrep -f '^sleep 61.7' >/dev/null || { echo 'the command never started'; exit 1; }
+		kill -INT -\$pid; wait \$pid; sleep 0.5
+		! pgrep -f '^sleep 61.7' >/dev/null || { echo 'the command still runs'; pkill -f '^sleep 61.7'; exit 1; }"
+}
+check "progress: an interrupted step stops what it started" interrupted_bg
 
 # clean: a cache with something bind-mounted inside is removed without
 # touching what was mounted there.
 cleaned() {
 	mkdir -p "$tmp/precious" "$tmp/c/sid/dev" && echo keep >"$tmp/precious/file"
+	touch "$tmp/c/.btt-cache"
 	fresh "mount --bind $tmp/precious $tmp/c/sid/dev && BTT_CACHE=$tmp/c bash $s/clean.sh &&
 		[ ! -e $tmp/c/sid ] && [ \"\$(cat $tmp/precious/file)\" = keep ]"
 }
 check "clean: unmounts, then removes the cache and nothing else" cleaned
 expect "clean: refuses a system folder" "refusing to clean /var" env BTT_CACHE=/var bash "$s/clean.sh"
+mkdir -p "$tmp/unmarked" && echo x >"$tmp/unmarked/f"
+expect "clean: refuses a folder that is not the cache" "not marked as the harness's cache" \
+	env BTT_CACHE="$tmp/unmarked" bash "$s/clean.sh"
+mkdir -p "$tmp/withedit/edit-7.2" && touch "$tmp/withedit/.btt-cache"
+expect "clean: refuses to drop an editing tree" "editing trees hold commits" \
+	env BTT_CACHE="$tmp/withedit" bash "$s/clean.sh" builds
+expect "lib.sh sourced by hand is refused" "is sourced by the harness scripts" \
+	bash -c ". $s/lib.sh"
 
 # A new base tree (base.sh after a version bump) orphans the scratch
 # worktrees: apply.sh makes them again.

@@ -13,17 +13,17 @@ openssl cpio python3 python3-ply python3-git perl kmod busybox-static ccache rsy
 HOST_TOOLS="debootstrap:debootstrap qemu-system-x86_64:qemu-system-x86 rsync:rsync
 python3:python3 git:git dpkg-deb:dpkg xz:xz-utils setpriv:util-linux
 mountpoint:util-linux unshare:util-linux findmnt:util-linux timeout:coreutils
+pgrep:procps
 /usr/share/keyrings/debian-archive-keyring.gpg:debian-archive-keyring"
 
 need_root
-need_disk "$CACHE" 6
 
 have() { case $1 in /*) [ -e "$1" ] ;; *) command -v "$1" >/dev/null 2>&1 ;; esac; }
 missing=
 for t in $HOST_TOOLS; do have "${t%%:*}" || missing="$missing ${t#*:}"; done
 missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
 # BTT_NO_HOST_INSTALL=1: report missing host tools instead of installing them.
-if [ -n "${missing// /}" ] && [ -z "${BTT_NO_HOST_INSTALL:-}" ]; then
+if [ -n "${missing// /}" ] && ! flag "${BTT_NO_HOST_INSTALL:-}"; then
 	note "installing host packages: $missing"
 	need_tool apt-get "the host must be Debian-like"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null ||
@@ -33,6 +33,7 @@ fi
 for t in $HOST_TOOLS; do
 	have "${t%%:*}" || die "missing tool '${t%%:*}' (host package ${t#*:})"
 done
+need_disk "$CACHE" 6
 
 if [ ! -e "$ROOT/.debootstrap-done" ]; then
 	note "debootstrap sid into $ROOT"

@@ -24,7 +24,16 @@ timeout=${BTT_VM_TIMEOUT:-1200}
 # The guest sees the selftests dir as /mnt/st and writes into
 # /mnt/st/$BTT_VM_NAME: a result dir elsewhere is a copy made at the end.
 vm_name=${BTT_VM_NAME:-vm}
-[[ $vm_name =~ ^[A-Za-z0-9_-]+$ ]] || die "BTT_VM_NAME must be a plain name, not '$vm_name'"
+[[ $vm_name =~ ^vm[A-Za-z0-9_-]*$ ]] || die "BTT_VM_NAME must be a plain name starting with 'vm', not '$vm_name'"
+shell=
+if flag "${BTT_VM_SHELL:-}"; then
+	if [ -t 0 ] && [ -t 1 ]; then shell=shell
+	else note "BTT_VM_SHELL ignored: no terminal (run scripts/btt vm KBUILD from a terminal)"; fi
+fi
+if [ -n "${BTT_VM_DIR:-}" ] && [ -e "$BTT_VM_DIR" ] && [ -n "$(ls -A "$BTT_VM_DIR")" ] &&
+	[ ! -e "$BTT_VM_DIR/console.log" ]; then
+	die "BTT_VM_DIR=$BTT_VM_DIR is a non-empty folder that holds no VM results; not replacing it"
+fi
 v=$st/$vm_name
 rm -rf "$v"
 mkdir -p "$v"
@@ -47,7 +56,7 @@ fi
 # With "shell" the serial line is this terminal (and still logged), and the
 # guest gives a shell there when a run fails.
 boot() {
-	local serial=(-serial file:"$2") shell= t=(timeout "$3")
+	local serial=(-serial file:"$2") shell= t=(timeout --foreground "$3")
 	if [ "${4:-}" = shell ]; then
 		serial=(-chardev stdio,id=s0,logfile="$2",signal=off -serial chardev:s0)
 		shell=btt.shell t=()
@@ -85,14 +94,15 @@ t0=$(date +%s)
 rc=0
 : >"$v/console.log"
 tailpid=
-if [ -n "${BTT_VM_CONSOLE:-}" ] && [ -z "${BTT_VM_SHELL:-}" ]; then
-	tail -n +1 -f "$v/console.log" >&2 &
+if flag "${BTT_VM_CONSOLE:-}" && [ -z "$shell" ]; then
+	tail --pid=$$ -n +1 -f "$v/console.log" >&2 &
 	tailpid=$!
 fi
 # Progress: the run in the guest and how many results it has written.
 progress='r=$(sed -n "s/^btt-init: run //p" "$v/console.log" | tail -n1)
-	echo "guest running ${r:-nothing yet}${r:+, $(grep -c "^#" "$v/$r.log" 2>/dev/null || echo 0) results}"'
-if [ -n "${BTT_VM_SHELL:-}" ]; then
+	n=$(grep -c "^#" "$v/$r.log" 2>/dev/null) || true
+	echo "guest running ${r:-nothing yet}${r:+, ${n:-0} results}"'
+if [ -n "$shell" ]; then
 	boot "$accel" "$v/console.log" "$timeout" shell || rc=$?
 else
 	with_progress vm "$v/qemu.log" "$progress" boot "$accel" "$v/console.log" "$timeout" || rc=$?
