@@ -20,7 +20,8 @@ case $c in
 	die "refusing to clean $c: BTT_CACHE names a system folder" ;;
 esac
 [[ $c =~ ^[A-Za-z0-9/._+-]+$ ]] || die "refusing to clean '$c': unusual characters in the path"
-[ -e "$c/.btt-cache" ] || [ -z "$(ls -A "$c")" ] ||
+# Caches made before the mark have a sid root made by toolchain.sh.
+[ -e "$c/.btt-cache" ] || [ -e "$c/sid/.debootstrap-done" ] || [ -z "$(ls -A "$c")" ] ||
 	die "refusing to clean $c: it is not marked as the harness's cache (no .btt-cache)"
 case $(cd "$TOP" && pwd -P)/ in
 "$c"/*) die "refusing to clean $c: it holds the checkout $TOP" ;;
