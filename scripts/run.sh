@@ -16,6 +16,8 @@ kernels=${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}
 note "run folder: $BTT_RUN"
 
 stage toolchain; step toolchain "$s/toolchain.sh" || die "toolchain failed, see $BTT_RUN/toolchain.log and toolchain.out"
+# ccache's counters start at zero for each run: the summary shows its hits.
+"$s/shell.sh" "ccache --zero-stats" >/dev/null 2>&1 || true
 stage base; step base "$s/base.sh" || die "base tree failed, see $BTT_RUN/base.log"
 stage series; step series "$s/apply.sh" || die "the series does not apply, see $BTT_RUN/series.log"
 rc=0
@@ -70,6 +72,9 @@ stage
 	for k in $kernels; do
 		grep -q 'build failed' "$BTT_RUN/report-$k.txt" || "$s/btfstat.sh" "$CACHE/kbuild-$BASE-$k" || true
 	done
+	"$s/shell.sh" "ccache --print-stats" 2>/dev/null | awk -F'\t' '
+		$1 ~ /_cache_hit$/ { h += $2 } $1 == "cache_miss" { m += $2 }
+		END { printf "ccache: %d hits, %d misses in this run\n", h, m }' || true
 	"$s/manifest.sh" | tee "$BTT_RUN/manifest.txt"
 	echo "run folder: $BTT_RUN"
 	# The last line sums every run; a kernel without a result line counts as failed.
