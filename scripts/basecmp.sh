@@ -45,6 +45,8 @@ for f in $(flavours objects); do
 done
 
 # 2. The benchmark.
+# Each script has its own mounts (lib.sh): bind the build dir here too.
+mount_same "$kb"
 in_root "$TOP" "gcc -O2 -Wall -o $st/btf-load-bench scripts/btf-load-bench.c"
 echo "bench /mnt/st ./btf-load-bench ${BTT_BENCH_LOADS:-10}" >"$out/bench-plan"
 for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
