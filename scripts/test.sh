@@ -36,6 +36,12 @@ read -r vp vf vs < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skip
 [ -n "${vp:-}" ] || { vp=0 vf=1 vs=0; echo "the main job printed no result line"; }
 [ "$rc" = 0 ] || [ "$vf" -gt 0 ] || vf=1
 
+# The kernel and selftest host builds compile through ccache: its cache holds
+# their results (a warm run compiles nothing, so count what is stored).
+n=$(find "$CACHE/ccache" -type f -name '*R' 2>/dev/null | wc -l)
+if [ "$n" -ge 1000 ]; then echo "ok - ccache holds $n compile results"; pass=$((pass + 1))
+else echo "FAIL - ccache holds $n compile results, not the builds' (>= 1000)"; fail=$((fail + 1)); fi
+
 # bpftool's convert command, on the objects of the first kernel's selftests.
 k=${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}
 checks "$s/bpftool-check.sh" "$CACHE/kbuild-$BASE-${k%% *}"
