@@ -38,7 +38,7 @@ read -r vp vf vs < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skip
 
 # The kernel and selftest host builds compile through ccache: its cache holds
 # their results (a warm run compiles nothing, so count what is stored).
-n=$(find "$CACHE/ccache" -type f -name '*R' 2>/dev/null | wc -l)
+n=$(find "$CACHE/ccache" -type f -regextype egrep -regex '.*/[0-9a-f]{20,}' 2>/dev/null | wc -l)
 if [ "$n" -ge 1000 ]; then echo "ok - ccache holds $n compile results"; pass=$((pass + 1))
 else echo "FAIL - ccache holds $n compile results, not the builds' (>= 1000)"; fail=$((fail + 1)); fi
 
