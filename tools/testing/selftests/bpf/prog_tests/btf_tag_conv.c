@@ -502,6 +502,39 @@ static void test_graph_node_behind_tag(void)
 	}
 }
 
+/* A kptr to a forward declaration of a struct that the same BTF defines,
+ * after the FWD, and that no kernel BTF has: the FWD is the program's own
+ * struct, a kptr to a bpf_obj_new() object, in both conventions.
+ */
+static void test_fwd_local_struct(void)
+{
+	int attr, int_id, long_id, fwd, f, val;
+	enum expect got;
+	char log[4096];
+	struct btf *btf;
+
+	for (attr = 0; attr < 2; attr++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+		fwd = btf__add_fwd(btf, "btf_tag_conv_local", BTF_FWD_STRUCT);
+		f = attr ? btf__add_type_tag(btf, "kptr", btf__add_ptr(btf, fwd)) :
+			   btf__add_ptr(btf, btf__add_type_tag(btf, "kptr", fwd));
+		val = btf__add_struct(btf, "val", 16);
+		btf__add_field(btf, "f", f, 0, 0);
+		btf__add_field(btf, "x", long_id, 64, 0);
+		btf__add_struct(btf, "btf_tag_conv_local", 8);
+		btf__add_field(btf, "a", long_id, 0, 0);
+		ASSERT_GT(int_id, 0, "int");
+		got = verdict(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, val, log, sizeof(log));
+		if (!ASSERT_STREQ(expect_str[got], expect_str[SPECIAL], conv_str[attr]))
+			printf("log: %s\n", log);
+		btf__free(btf);
+	}
+}
+
 /* A bitfield that does not start a byte next to a spin lock. */
 static void test_bitfield_spin_lock(void)
 {
@@ -1261,6 +1294,8 @@ void test_btf_tag_conv(void)
 		test_special_behind_tag();
 	if (test__start_subtest("graph_node_behind_tag"))
 		test_graph_node_behind_tag();
+	if (test__start_subtest("fwd_local_struct"))
+		test_fwd_local_struct();
 	if (test__start_subtest("legacy_kptr_no_dtor"))
 		test_legacy_kptr_no_dtor();
 	if (test__start_subtest("legacy_tagged_locks"))
