@@ -24,9 +24,7 @@ fi
 avail=$(apt apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -u | paste -sd' ') || true
 [ -n "$avail" ] || die "the mirror serves no $pkg package (apt-cache show $pkg found nothing)"
 # The base is pinned: the series is against one exact version.
-lockline=$(list_file "$LOCK" | awk -v p="$pkg" '$1 == p')
-ver=$(awk '{ print $2 }' <<<"$lockline")
-want_sum=$(awk '{ sub("sha256:", "", $3); print $3 }' <<<"$lockline")
+read -r ver want_sum < <(lock_entry "$pkg") || true
 [ -n "$ver" ] || die "$LOCK pins no $pkg version; available: $avail"
 # A downloaded package of the pinned version needs no archive.
 deb=$(ls "$dl/${pkg}_${ver}_"*.deb 2>/dev/null | head -n1) || true

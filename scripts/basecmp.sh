@@ -10,7 +10,7 @@
 need_root
 need_sid_root
 s=$TOP/scripts
-kb=$CACHE/kbuild-$BASE-$(flavours kernel | head -n1)
+kb=$(kbuild_dir)
 st=$kb/selftests
 [ -x "$st/test_progs" ] || die "no patched build in $kb; run scripts/run.sh first"
 src=$CACHE/linux-$BASE

@@ -10,7 +10,7 @@ need_root
 need_sid_root
 "$TOP/scripts/apply.sh" >/dev/null
 src=$CACHE/linux-$BASE
-kb=$CACHE/kbuild-$BASE-$(flavours kernel | head -n1)
+kb=$(kbuild_dir)
 [ -f "$kb/.config" ] || die "no configured kernel build in $kb; run scripts/kbuild.sh"
 tree=$src.bisect
 out=$CACHE/kbuild-$BASE-bisect

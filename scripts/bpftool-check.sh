@@ -63,7 +63,7 @@ PY
 }
 
 for c in $(flavours objects); do
-	o=$(flavour objects "$c" 3)/btf_tag_conv_kptr.bpf.o; o=${o#./}
+	o=$(flavour objects "$c" 3)/btf_tag_conv_kptr.bpf.o
 	[ -f "$st/$o" ] || { echo "FAIL - $c: no $o"; continue; }
 	a=bpftool-check/$c-attr.o p=bpftool-check/$c-pointee.o
 	check "$c: convert to attribute" "bt btf convert $o $a convention attribute"

@@ -12,7 +12,7 @@ need_root
 need_sid_root
 s=$TOP/scripts
 k=$(flavours kernel | head -n1)
-kb=$CACHE/kbuild-$BASE-$k
+kb=$(kbuild_dir "$k")
 src=$CACHE/linux-$BASE
 [ -f "$kb/vmlinux" ] || die "no built kernel in $kb; run scripts/run.sh first"
 btf=$src/kernel/bpf/btf.c

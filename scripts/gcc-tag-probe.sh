@@ -17,7 +17,7 @@ struct foo { int a; };'
 probe() {
 	printf '%s\n%s\n' "$hdr" "$2" >"$d/$1.c"
 	local msg
-	if msg=$(chroot "$ROOT" env PATH=/usr/local/bin:/usr/bin:/bin gcc -std=gnu11 -O2 -g -Werror -c "/tmp/${d##*/}/$1.c" \
+	if msg=$(chroot "$ROOT" env PATH="$ROOT_PATH" gcc -std=gnu11 -O2 -g -Werror -c "/tmp/${d##*/}/$1.c" \
 		-o "/tmp/${d##*/}/$1.o" 2>&1); then
 		printf '  %-22s ok\n' "$1"
 	else
@@ -27,7 +27,7 @@ probe() {
 }
 
 bad=0
-echo "gcc: $(chroot "$ROOT" env PATH=/usr/local/bin:/usr/bin:/bin gcc --version | head -n1)"
+echo "gcc: $(chroot "$ROOT" env PATH="$ROOT_PATH" gcc --version | head -n1)"
 # DEFINE_PER_CPU(u64 [4], v) on x86: the tag drops __seg_gs from the elements.
 probe percpu-array 'extern __seg_gs __tag __typeof__(u64[4]) v;
 void f(int i) { const void __seg_gs *p = (typeof(&v[i] + 0))0; (void)p; }'

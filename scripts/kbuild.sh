@@ -12,7 +12,7 @@ src=${BTT_SRC:-$CACHE/linux-$BASE}
 kcc=${BTT_KCC:-$(flavours kernel | head -n1)}
 cc=$(flavour kernel "$kcc" 1)
 vars=$(flavour kernel "$kcc" 2)
-out=${BTT_KBUILD:-$CACHE/kbuild-$BASE-$kcc}
+out=${BTT_KBUILD:-$(kbuild_dir "$kcc")}
 frag=$TOP/config/x86_64.config
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
 need_disk "$CACHE" 3

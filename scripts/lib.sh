@@ -11,6 +11,9 @@ BASE=${BTT_BASE:-7.2}
 JOBS=${BTT_JOBS:-$(nproc)}
 LOCK=${BTT_LOCK:-$TOP/config/toolchain.lock}
 FLAVOURS=$TOP/config/flavours
+# PATH inside the sid root: toolchain.sh links the pinned compilers into
+# /usr/local/bin, so it comes first.
+ROOT_PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 # Every mount the harness makes (binds into the sid root, /proc, /dev) lives in
 # a private mount namespace of the script that made it (BTT_NS is its pid), so
@@ -59,8 +62,7 @@ in_root() {
 	mount_same "$dir"
 	mkdir -p "$CACHE/ccache"
 	mount_same "$CACHE/ccache"
-	# /usr/local/bin first: toolchain.sh links the pinned compilers there.
-	chroot "$ROOT" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	chroot "$ROOT" env -i PATH="$ROOT_PATH" HOME=/root \
 		LANG=C.UTF-8 CCACHE_DIR="$CACHE/ccache" CCACHE_MAXSIZE=8G \
 		$([ "${BTT_CCACHE:-}" != 0 ] || echo CCACHE_DISABLE=1) sh -c "cd '$dir' && $*"
 }
@@ -106,8 +108,17 @@ flavour() {
 		END { exit !found }' || die "no $1 flavour '$2' in config/flavours"
 }
 
-# locked PKG: the version of PKG in config/toolchain.lock (empty if not listed).
-locked() { list_file "$LOCK" | awk -v p="$1" '$1 == p { print $2; exit }'; }
+# kernels: the kernel compilers of a run, BTT_KERNELS or every kernel row of
+# config/flavours.
+kernels() { echo "${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}"; }
+
+# kbuild_dir [KCC]: the build dir of kernel compiler KCC (default: the first
+# kernel row of config/flavours).
+kbuild_dir() { echo "$CACHE/kbuild-$BASE-${1:-$(flavours kernel | head -n1)}"; }
+
+# lock_entry PKG: "VERSION SHA256" of PKG in config/toolchain.lock (either
+# empty if not pinned).
+lock_entry() { list_file "$LOCK" | awk -v p="$1" '$1 == p { sub("sha256:", "", $3); print $2, $3; exit }'; }
 
 # list_file FILE: the entries of a list file, without comments and blank lines.
 list_file() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"; }

@@ -10,7 +10,7 @@ ver() {
 	*) chroot "$ROOT" dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo missing ;;
 	esac
 }
-run() { chroot "$ROOT" env PATH=/usr/local/bin:/usr/bin:/bin "$@" 2>/dev/null | head -n1; }
+run() { chroot "$ROOT" env PATH="$ROOT_PATH" "$@" 2>/dev/null | head -n1; }
 echo "manifest:"
 drift=0
 while read -r p want _; do

@@ -12,7 +12,7 @@ need_root
 run_dir
 STAGE_FILE=$BTT_RUN/stages.txt
 s=$TOP/scripts
-kernels=${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}
+kernels=$(kernels)
 note "run folder: $BTT_RUN"
 
 stage toolchain; step toolchain "$s/toolchain.sh" || die "toolchain failed, see $BTT_RUN/toolchain.log and toolchain.out"
@@ -22,7 +22,7 @@ stage base; step base "$s/base.sh" || die "base tree failed, see $BTT_RUN/base.l
 stage series; step series "$s/apply.sh" || die "the series does not apply, see $BTT_RUN/series.log"
 rc=0
 for k in $kernels; do
-	kb=$CACHE/kbuild-$BASE-$k
+	kb=$(kbuild_dir "$k")
 	stage "kernel-$k"
 	ok=1
 	BTT_KCC=$k step "kernel-$k" "$s/kbuild.sh" || ok=
@@ -70,7 +70,7 @@ stage
 		echo
 	done
 	for k in $kernels; do
-		grep -q 'build failed' "$BTT_RUN/report-$k.txt" || "$s/btfstat.sh" "$CACHE/kbuild-$BASE-$k" || true
+		grep -q 'build failed' "$BTT_RUN/report-$k.txt" || "$s/btfstat.sh" "$(kbuild_dir "$k")" || true
 	done
 	"$s/shell.sh" "ccache --print-stats" 2>/dev/null | awk -F'\t' '
 		$1 ~ /_cache_hit$/ { h += $2 } $1 == "cache_miss" { m += $2 }

@@ -43,8 +43,8 @@ if [ "$n" -ge 1000 ]; then echo "ok - ccache holds $n compile results"; pass=$((
 else echo "FAIL - ccache holds $n compile results, not the builds' (>= 1000)"; fail=$((fail + 1)); fi
 
 # bpftool's convert command, on the objects of the first kernel's selftests.
-k=${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}
-checks "$s/bpftool-check.sh" "$CACHE/kbuild-$BASE-${k%% *}"
+k=$(kernels)
+checks "$s/bpftool-check.sh" "$(kbuild_dir "${k%% *}")"
 echo "$((pass + vp)) passed, $((fail + vf)) failed, $vs skipped"
 [ $((fail + vf)) = 0 ]
 }

@@ -47,9 +47,8 @@ if [ -n "${BTT_VM_PLAN:-}" ]; then
 	cp "$BTT_VM_PLAN" "$v/plan"
 else
 	for f in $(flavours objects); do
-		o=$(flavour objects "$f" 1)
-		echo "$f /mnt/st/${o#.} ./$(flavour objects "$f" 2)"
-	done | sed 's|/mnt/st/ |/mnt/st |' >"$v/plan"
+		echo "$f /mnt/st/$(flavour objects "$f" 1) ./$(flavour objects "$f" 2)"
+	done >"$v/plan"
 fi
 
 # boot ACCEL CONSOLE_LOG TIMEOUT [shell]: boot once; the status is timeout's.
