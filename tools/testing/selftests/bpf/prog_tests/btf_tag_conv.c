@@ -222,6 +222,25 @@ static int load_btf(struct btf *btf, __u8 flags, char *log, size_t log_sz)
 	return fd;
 }
 
+/* Create a one-element array map of @val_id (@vsz bytes) in @btf_fd with
+ * @flags, and the map-create log (BPF_COMMON_ATTRS) in @log unless it is
+ * NULL.  Returns the fd or -errno.
+ */
+static int create_map_log(int btf_fd, int key_id, int val_id, __u32 vsz, __u32 flags,
+			  char *log, size_t log_sz)
+{
+	LIBBPF_OPTS(bpf_log_opts, lopts, .buf = log, .size = log_sz, .level = 1);
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
+		    .btf_key_type_id = key_id, .btf_value_type_id = val_id,
+		    .map_flags = flags, .log_opts = log ? &lopts : NULL);
+	int fd;
+
+	if (log)
+		log[0] = 0;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_conv", 4, vsz, 1, &opts);
+	return fd < 0 ? -errno : fd;
+}
+
 /* Create a one-element array map whose @vsz-byte value is @val_id in
  * @btf_fd, store @in with @flags and read it back into @out.  Returns -1 if
  * the map cannot be created, -2 if the element is not stored and read back.
@@ -229,11 +248,9 @@ static int load_btf(struct btf *btf, __u8 flags, char *log, size_t log_sz)
 static int map_roundtrip(int btf_fd, int key_id, int val_id, __u32 vsz,
 			 const void *in, void *out, __u64 flags)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
-		    .btf_key_type_id = key_id, .btf_value_type_id = val_id);
 	int fd, key = 0, err = -2;
 
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_conv", 4, vsz, 1, &opts);
+	fd = create_map_log(btf_fd, key_id, val_id, vsz, 0, NULL, 0);
 	if (fd < 0)
 		return -1;
 	if (ASSERT_OK(bpf_map_update_elem(fd, &key, in, flags), "update") &&
@@ -657,23 +674,6 @@ static void test_global_tagged_args(void)
 			btf__free(btf);
 		}
 	}
-}
-
-/* Create a one-element array map of @val_id (@vsz bytes) in @btf_fd with
- * the map-create log (BPF_COMMON_ATTRS) in @log.  Returns the fd or -errno.
- */
-static int create_map_log(int btf_fd, int key_id, int val_id, __u32 vsz, __u32 flags,
-			  char *log, size_t log_sz)
-{
-	LIBBPF_OPTS(bpf_log_opts, lopts, .buf = log, .size = log_sz, .level = 1);
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
-		    .btf_key_type_id = key_id, .btf_value_type_id = val_id,
-		    .map_flags = flags, .log_opts = &lopts);
-	int fd;
-
-	log[0] = 0;
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tag_compat", 4, vsz, 1, &opts);
-	return fd < 0 ? -errno : fd;
 }
 
 /* Kptrs that the legacy reading sees as data (behind a typedef, a CONST
