@@ -2,7 +2,10 @@
 # Compare the base kernel with the patched one in the VM:
 #  1. the series' own selftests on the base kernel (what 7.2.y lacks), and
 #  2. BPF_BTF_LOAD of the running kernel's vmlinux BTF, base and patched
-#     boots interleaved, printing the ratio of the medians.
+#     boots interleaved, printing the ratio of the medians; and the cost of
+#     a long shared chain: BTF with LEN structs sharing a LEN-long chain,
+#     for LEN and 2*LEN (BTT_BENCH_CHAIN, default 3000), whose load-time
+#     ratio must stay at most 2.2 (linear) on both kernels.
 # Needs scripts/run.sh to have built the patched kernel and the selftests.
 # BTT_BENCH_BOOTS (default 4) boots per kernel, BTT_BENCH_LOADS (10) per boot.
 . "$(dirname "$0")/lib.sh"
@@ -48,7 +51,11 @@ done
 # Each script has its own mounts (lib.sh): bind the build dir here too.
 mount_same "$kb"
 in_root "$TOP" "gcc -O2 -Wall -o $st/btf-load-bench scripts/btf-load-bench.c"
-echo "bench /mnt/st ./btf-load-bench ${BTT_BENCH_LOADS:-10}" >"$out/bench-plan"
+chain=${BTT_BENCH_CHAIN:-3000}
+{
+	echo "bench /mnt/st ./btf-load-bench ${BTT_BENCH_LOADS:-10}"
+	echo "chain /mnt/st ./btf-load-bench chain ${BTT_BENCH_LOADS:-10} $chain"
+} >"$out/bench-plan"
 for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
 	for k in base patched; do
 		img=$kb/arch/x86/boot/bzImage
@@ -57,6 +64,8 @@ for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
 		grep -q . "$st/vm-bench/bench.log" 2>/dev/null || die "benchmark boot $k/$i produced no output"
 		sed -n "s/^btf_load_ns /$k /p" "$st/vm-bench/bench.log" >>"$out/bench.txt"
 		sed -n 's/^btf_size //p' "$st/vm-bench/bench.log" | head -n1 >"$out/size-$k"
+		grep -q . "$st/vm-bench/chain.log" 2>/dev/null || die "chain benchmark boot $k/$i produced no output"
+		sed -n "s/^chain_load_ns /$k /p" "$st/vm-bench/chain.log" >>"$out/chain.txt"
 	done
 done
 python3 - "$out/bench.txt" "${BTT_BENCH_LOADS:-10}" <<'PY'
@@ -78,3 +87,19 @@ print("  per boot pair (patched/base medians): " + " ".join(f"{r:.3f}" for r in 
       f"; median {statistics.median(pairs):.3f}")
 PY
 echo "vmlinux BTF size: base $(cat "$out/size-base") bytes, patched $(cat "$out/size-patched") bytes"
+# Linear, not chain length times structs: t(2*LEN) / t(LEN) <= 2.2.
+python3 - "$out/chain.txt" "$chain" <<'PY'
+import statistics, sys
+d = {}
+for k, n, v in (l.split() for l in open(sys.argv[1])):
+    d.setdefault((k, int(n)), []).append(int(v))
+n = int(sys.argv[2])
+bad = 0
+print(f"BPF_BTF_LOAD of N structs sharing an N-long chain, N={n} and {2*n}, interleaved:")
+for k in ("base", "patched"):
+    a, b = statistics.median(d[(k, n)]), statistics.median(d[(k, 2 * n)])
+    r = b / a
+    bad += r > 2.2
+    print(f"  {k:7s} median {a/1e6:.2f} ms / {b/1e6:.2f} ms, ratio t(2N)/t(N) {r:.2f}{'  OVER 2.2' if r > 2.2 else ''}")
+sys.exit(1 if bad else 0)
+PY

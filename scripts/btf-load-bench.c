@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Time BPF_BTF_LOAD of the running kernel's vmlinux BTF.
  * Usage: btf-load-bench N; prints one "btf_load_ns N" line per load.
+ *        btf-load-bench chain N LEN: N loads each of two generated BTFs,
+ *        interleaved: LEN structs whose member shares one LEN-long run of
+ *        CONST, TYPEDEF and TYPE_TAG, and the same for 2*LEN; prints
+ *        "chain_load_ns LEN ns" lines.  A kptr tag turns the kptr scan on.
  */
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +24,81 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static void put(unsigned int **p, unsigned int a, unsigned int b, unsigned int c)
+{
+	*(*p)++ = a;
+	*(*p)++ = b;
+	*(*p)++ = c;
+}
+
+#define INFO(kind, vlen) (((kind) << 24) | (vlen))
+
+/* The BTF of "chain" mode, in @buf; returns its size. */
+static size_t chain_btf(char *buf, int len)
+{
+	static const char str[] = "\0int\0foo\0td_t\0kptr\0task_struct\0a\0s\0m";
+	struct btf_header *h = (void *)buf;
+	unsigned int *p = (void *)(h + 1), *start = p;
+	int i, id;
+
+	/* 1 int, 2 struct task_struct, 3 TAG kptr -> 2, 4 PTR -> 3 */
+	put(&p, 1, INFO(BTF_KIND_INT, 0), 4);
+	*p++ = (BTF_INT_SIGNED << 24) | 32;
+	put(&p, 19, INFO(BTF_KIND_STRUCT, 1), 4);
+	put(&p, 31, 1, 0);
+	put(&p, 14, INFO(BTF_KIND_TYPE_TAG, 0), 2);
+	put(&p, 0, INFO(BTF_KIND_PTR, 0), 3);
+	/* 5 .. 4 + len: each to the one before, as compilers order them */
+	for (i = 0, id = 1; i < len; i++, id = 5 + i - 1)
+		put(&p, i % 3 == 1 ? 9 : i % 3 == 2 ? 5 : 0,
+		    INFO(i % 3 == 0 ? BTF_KIND_CONST : i % 3 == 1 ? BTF_KIND_TYPEDEF :
+			 BTF_KIND_TYPE_TAG, 0), id);
+	for (i = 0; i < len; i++) {
+		put(&p, 33, INFO(BTF_KIND_STRUCT, 1), 8);
+		put(&p, 35, 4 + len, 0);
+	}
+	memset(h, 0, sizeof(*h));
+	h->magic = BTF_MAGIC;
+	h->version = BTF_VERSION;
+	h->hdr_len = sizeof(*h);
+	h->type_len = (char *)p - (char *)start;
+	h->str_off = h->type_len;
+	h->str_len = sizeof(str);
+	memcpy(p, str, sizeof(str));
+	return sizeof(*h) + h->type_len + h->str_len;
+}
+
+static int chain_bench(int n, int len)
+{
+	int i, k, fd, lens[2] = { len, 2 * len };
+	union bpf_attr attr;
+	char *buf[2];
+	size_t sz[2];
+	long long t0;
+
+	for (k = 0; k < 2; k++) {
+		buf[k] = malloc(64 + 40 * (size_t)lens[k] + 64);
+		if (!buf[k])
+			return 1;
+		sz[k] = chain_btf(buf[k], lens[k]);
+	}
+	for (i = 0; i < 2 * n; i++) {
+		k = i % 2;
+		memset(&attr, 0, sizeof(attr));
+		attr.btf = (unsigned long)buf[k];
+		attr.btf_size = sz[k];
+		t0 = now_ns();
+		fd = syscall(__NR_bpf, BPF_BTF_LOAD, &attr, sizeof(attr));
+		if (fd < 0) {
+			perror("BPF_BTF_LOAD (chain)");
+			return 1;
+		}
+		printf("chain_load_ns %d %lld\n", lens[k], now_ns() - t0);
+		close(fd);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 10, i, fd;
@@ -28,6 +108,8 @@ int main(int argc, char **argv)
 	long long t0;
 	char *buf;
 
+	if (argc > 3 && !strcmp(argv[1], "chain"))
+		return chain_bench(atoi(argv[2]), atoi(argv[3]));
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		perror(path);

@@ -18,9 +18,10 @@ fi
 need_sid_root
 mount_same "$TOP"
 bad=0
-ign=$(list_file "$TOP/config/checkpatch.selftests-ignore" | awk '{ print $1 }' | paste -sd, -)
+all_ign=$(list_file "$TOP/config/checkpatch.series-ignore" | awk '{ print $1 }' | paste -sd, -)
+ign=$all_ign,$(list_file "$TOP/config/checkpatch.selftests-ignore" | awk '{ print $1 }' | paste -sd, -)
 for p in $files; do
-	opt=()
+	opt=(--ignore "$all_ign")
 	# Selftest-only patches: the documented exceptions, nothing else.
 	if ! grep '^diff --git ' "$pd/$p" | grep -qv ' a/tools/testing/selftests/bpf/'; then
 		opt=(--ignore "$ign")

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The files the series adds under kernel/bpf/, tools/testing/selftests/bpf/ and
+# The files the series adds under kernel/bpf/, tools/lib/bpf/, tools/testing/selftests/bpf/ and
 # Documentation/ also live at those paths in this repository, generated from the
 # series. Usage: copies.sh write|check TREE (TREE has the series applied).
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:?usage: copies.sh write|check TREE}
 tree=${2:?usage: copies.sh write|check TREE}
-roots="kernel/bpf tools/testing/selftests/bpf Documentation"
+roots="kernel/bpf tools/lib/bpf tools/testing/selftests/bpf Documentation"
 added=$(git -C "$tree" diff --name-only --diff-filter=A base..HEAD -- $roots)
 have=$(cd "$TOP" && for r in $roots; do [ ! -d "$r" ] || find "$r" -type f; done | sort)
 bad=0

@@ -5,15 +5,18 @@
 # objects). The test modules and host programs are built by the kernel's own
 # compiler, through ccache. Usage: stbuild.sh KBUILD_DIR. Prints the output
 # dir, and stamps it with BTT_RUN (the run's id) once everything is built.
+# BTT_SRC overrides the source tree, as for kbuild.sh.
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_sid_root
 kb=${1:?usage: stbuild.sh KBUILD_DIR}
 [ -f "$kb/vmlinux" ] || die "no vmlinux in $kb; build the kernel first"
-src=$CACHE/linux-$BASE
+# BTT_SRC: another source tree (an editing tree), as for kbuild.sh.
+src=${BTT_SRC:-$CACHE/linux-$BASE}
 # One source copy per kernel: the test modules are built inside it.
-copy=$CACHE/st-${kb##*/kbuild-}/src
+kname=${kb##*/}
+copy=$CACHE/st-${kname#kbuild-}/src
 out=$kb/selftests
 st=$copy/tools/testing/selftests/bpf
 need_disk "$CACHE" 3

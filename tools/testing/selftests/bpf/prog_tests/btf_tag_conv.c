@@ -676,6 +676,182 @@ static void test_global_tagged_args(void)
 	}
 }
 
+/* Read, in a tc program, what the member of a bpf_obj_new() object points
+ * to: btf_struct_walk() types the member from the program's BTF.  The
+ * object is struct node { <chain> p; } with long as I.  Returns the
+ * program fd or -errno, with the verifier log in @log.
+ */
+static int load_obj_reader(const char *chain, bool attr, char *log, size_t log_sz)
+{
+	int btf_fd, fd, int_id, long_id, skb, node, proto, main_id, p, new_id, drop_id;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1);
+	struct bpf_func_info fi = {};
+	struct btf *btf, *vmlinux;
+	char blog[4096];
+
+	vmlinux = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(vmlinux, "vmlinux"))
+		return -ENOENT;
+	new_id = btf__find_by_name_kind(vmlinux, "bpf_obj_new_impl", BTF_KIND_FUNC);
+	drop_id = btf__find_by_name_kind(vmlinux, "bpf_obj_drop_impl", BTF_KIND_FUNC);
+	btf__free(vmlinux);
+	if (!ASSERT_GT(new_id, 0, "bpf_obj_new_impl") ||
+	    !ASSERT_GT(drop_id, 0, "bpf_obj_drop_impl"))
+		return -ENOENT;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return -ENOMEM;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	skb = btf__add_struct(btf, "__sk_buff", 4);
+	btf__add_field(btf, "len", int_id, 0, 0);
+	p = add_chain(btf, chain, -1, -1, -1, long_id);
+	node = btf__add_struct(btf, "node", 8);
+	btf__add_field(btf, "p", p, 0, 0);
+	proto = btf__add_func_proto(btf, int_id);
+	btf__add_func_param(btf, "ctx", btf__add_ptr(btf, skb));
+	main_id = btf__add_func(btf, "main", BTF_FUNC_GLOBAL, proto);
+	btf_fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, blog, sizeof(blog));
+	btf__free(btf);
+	if (btf_fd < 0) {
+		snprintf(log, log_sz, "%s", blog);
+		return btf_fd;
+	}
+	{
+		struct bpf_insn insns[] = {
+			BPF_MOV64_IMM(BPF_REG_1, node),
+			BPF_MOV64_IMM(BPF_REG_2, 0),
+			BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, new_id),
+			BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 7),
+			BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+			BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 0),
+			BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 1),
+			BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, 0),
+			BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+			BPF_MOV64_IMM(BPF_REG_2, 0),
+			BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, drop_id),
+			BPF_MOV64_IMM(BPF_REG_0, 0),
+			BPF_EXIT_INSN(),
+		};
+
+		fi.type_id = main_id;
+		opts.prog_btf_fd = btf_fd;
+		opts.func_info = &fi;
+		opts.func_info_rec_size = sizeof(fi);
+		opts.func_info_cnt = 1;
+		opts.log_buf = log;
+		opts.log_size = log_sz;
+		log[0] = 0;
+		fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "tag_reader", "GPL", insns,
+				   ARRAY_SIZE(insns), &opts);
+		fd = fd < 0 ? -errno : fd;
+	}
+	close(btf_fd);
+	return fd;
+}
+
+/* No shape makes user or per-CPU memory readable as kernel memory.  A
+ * "user" or "percpu" tag in front of the PTR (Clang 23's typedef shape
+ * TYPEDEF -> TYPE_TAG -> PTR, or a producer's TAG -> PTR) is the memory's
+ * tag without the flag, and refused at BTF load with it.  Linux 7.2.13 and
+ * the series before the classifier ignored it: the member was read as
+ * untrusted kernel memory and the program loaded.
+ */
+static void test_front_mem_tags(void)
+{
+	static const struct {
+		const char *chain;
+		bool readable;
+	} cases[] = {
+		{ "P>I", true },
+		{ "P>T:user>I", false },
+		{ "P>T:percpu>I", false },
+		{ "T:user>P>I", false },
+		{ "T:percpu>P>I", false },
+		{ "D>T:user>P>I", false },
+		{ "C>T:user>P>I", false },
+		{ "T:foo>T:percpu>C>P>I", false },
+		{ "T:rcu>P>I", true },
+	};
+	char log[8192], name[64];
+	int i, attr, fd;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			snprintf(name, sizeof(name), "%s %s", cases[i].chain, conv_str[attr]);
+			fd = load_obj_reader(cases[i].chain, attr, log, sizeof(log));
+			if (fd == -ENOENT || fd == -ENOMEM)
+				return;
+			if (attr && cases[i].chain[0] != 'P') {
+				/* A memory tag in front: the BTF is refused */
+				ASSERT_LT(fd, 0, name);
+				ASSERT_HAS_SUBSTR(log, NOT_MEM, name);
+			} else if (cases[i].readable) {
+				if (!ASSERT_GE(fd, 0, name))
+					printf("log: %s\n", log);
+			} else {
+				ASSERT_LT(fd, 0, name);
+				ASSERT_HAS_SUBSTR(log, "invalid mem access 'scalar'", name);
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+}
+
+/* Runs of modifiers, typedefs and type tags (CONST, TYPEDEF, TYPE_TAG in
+ * turn, each pointing to a lower id, as compilers write them) of @len in
+ * front of an int.  With the flag, at most BTF_TAG_CHAIN_MAX (32): longer
+ * gives -ELOOP and a log line naming the type.  Without it, nothing that
+ * Linux 7.2.13 loads is refused: the same runs load, with a log line.
+ * 7.2.13 and the series before the classifier load all of them.
+ */
+static void test_chain_cap(void)
+{
+	static const int lens[] = { 32, 33, 40, 200 };
+	static char log[65536];
+	int i, j, attr, id, fd, first;
+	char want[96], name[32];
+	struct btf *btf;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			btf = btf__new_empty();
+			if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+				return;
+			id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+			first = 0;
+			for (j = 0; j < lens[i]; j++) {
+				id = j % 3 == 0 ? btf__add_const(btf, id) :
+				     j % 3 == 1 ? btf__add_typedef(btf, "td_t", id) :
+						  btf__add_type_tag(btf, "foo", id);
+				/* The first type with a run over 32 */
+				if (j == 32)
+					first = id;
+			}
+			btf__add_var(btf, "v", BTF_VAR_GLOBAL_ALLOCATED, id);
+			fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+			snprintf(name, sizeof(name), "%d %s", lens[i], conv_str[attr]);
+			snprintf(want, sizeof(want),
+				 "type_id=%d chain of more than 32 modifiers", first);
+			if (lens[i] <= 32) {
+				ASSERT_GE(fd, 0, name);
+				ASSERT_NULL(strstr(log, "chain of more than"), name);
+			} else if (attr) {
+				ASSERT_EQ(fd, -ELOOP, name);
+				ASSERT_HAS_SUBSTR(log, want, name);
+			} else {
+				ASSERT_GE(fd, 0, name);
+				ASSERT_HAS_SUBSTR(log, want, name);
+			}
+			if (fd >= 0)
+				close(fd);
+			btf__free(btf);
+		}
+	}
+}
+
 /* Kptrs that the legacy reading sees as data (behind a typedef, a CONST
  * or a type tag), to a kernel struct without a destructor (struct file),
  * in a struct that is not a map value, alone or next to a spin lock.
@@ -1310,6 +1486,10 @@ void test_btf_tag_conv(void)
 		test_unknown_flag();
 	if (test__start_subtest("global_tagged_args"))
 		test_global_tagged_args();
+	if (test__start_subtest("front_mem_tags"))
+		test_front_mem_tags();
+	if (test__start_subtest("chain_cap"))
+		test_chain_cap();
 	for (i = 0; i < ARRAY_SIZE(conv_cases); i++) {
 		snprintf(name, sizeof(name), "convert_%s", conv_cases[i].pointee);
 		for (p = name; *p; p++)
