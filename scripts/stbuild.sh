@@ -5,7 +5,8 @@
 # objects). The test modules and host programs are built by the kernel's own
 # compiler, through ccache. Usage: stbuild.sh KBUILD_DIR. Prints the output
 # dir, and stamps it with BTT_RUN (the run's id) once everything is built.
-# BTT_SRC overrides the source tree, as for kbuild.sh.
+# BTT_SRC overrides the source tree, as for kbuild.sh; BTT_ST the output dir's
+# name under KBUILD (default selftests); BTT_ST_LIST the subset's list.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -16,8 +17,8 @@ kb=${1:?usage: stbuild.sh KBUILD_DIR}
 src=${BTT_SRC:-$CACHE/linux-$BASE}
 # One source copy per kernel: the test modules are built inside it.
 kname=${kb##*/}
-copy=$CACHE/st-${kname#kbuild-}/src
-out=$kb/selftests
+copy=$CACHE/st-${kname#kbuild-}${BTT_ST:+-$BTT_ST}/src
+out=$kb/${BTT_ST:-selftests}
 st=$copy/tools/testing/selftests/bpf
 need_disk "$CACHE" 3
 mkdir -p "$copy" "$out"
@@ -27,7 +28,7 @@ rm -f "$out/.built"
 rsync -a --exclude=/.git "$src/" "$copy/"
 
 # Keep the subset's prog_tests and the progs they use; drop the rest.
-mapfile -t tests < <(list_file "$TOP/config/selftests.list")
+mapfile -t tests < <(list_file "${BTT_ST_LIST:-$TOP/config/selftests.list}")
 keep=$(mktemp)
 for t in "${tests[@]}"; do
 	f=$st/prog_tests/$t.c

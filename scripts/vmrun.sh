@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Boot a built kernel in qemu and run every object flavour's test_progs in it.
 # Usage: vmrun.sh KBUILD_DIR. Leaves results and the console log in
-# KBUILD_DIR/selftests/BTT_VM_NAME (default "vm"), copies them to BTT_VM_DIR
+# KBUILD_DIR/selftests/BTT_VM_NAME (default "vm"; BTT_ST names another selftests
+# dir), copies them to BTT_VM_DIR
 # if set, and prints the report
 # (scripts/report.py). BTT_VM_IMAGE boots another kernel image with the same
 # selftests, BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
@@ -13,7 +14,7 @@ need_root
 need_sid_root
 need_tool qemu-system-x86_64
 kb=${1:?usage: vmrun.sh KBUILD_DIR}
-st=$kb/selftests
+st=$kb/${BTT_ST:-selftests}
 img=${BTT_VM_IMAGE:-$kb/arch/x86/boot/bzImage}
 [ -f "$img" ] || die "no kernel image at $img"
 for f in $(flavours objects); do

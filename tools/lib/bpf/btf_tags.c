@@ -46,6 +46,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <linux/kernel.h>
 #include "btf.h"
 #include "libbpf_internal.h"
 
@@ -68,8 +69,6 @@ static const struct {
 	{ "rcu",		BTF_TAG_RCU },
 	{ "arena",		BTF_TAG_ARENA },
 };
-
-#define BTF_TAGS_NR ((int)(sizeof(btf_tags_known) / sizeof(btf_tags_known[0])))
 
 static bool btf_tags_is_mod(const struct btf_type *t)
 {
@@ -96,7 +95,7 @@ __u8 btf_tag_bit(const struct btf *btf, const struct btf_type *t)
 	name = btf__name_by_offset(btf, t->name_off);
 	if (!name)
 		return 0;
-	for (i = 0; i < BTF_TAGS_NR; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(btf_tags_known); i++)
 		if (!strcmp(name, btf_tags_known[i].name))
 			return btf_tags_known[i].bit;
 	return 0;
@@ -106,7 +105,7 @@ const char *btf_tag_name(__u8 bit)
 {
 	int i;
 
-	for (i = 0; i < BTF_TAGS_NR; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(btf_tags_known); i++)
 		if (bit & btf_tags_known[i].bit)
 			return btf_tags_known[i].name;
 	return "";

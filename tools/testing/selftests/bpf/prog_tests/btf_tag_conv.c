@@ -683,8 +683,8 @@ static void test_global_tagged_args(void)
  */
 static int load_obj_reader(const char *chain, bool attr, char *log, size_t log_sz)
 {
-	int btf_fd, fd, int_id, long_id, skb, node, proto, main_id, p, new_id, drop_id;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1);
+	int btf_fd, fd, int_id, long_id, skb, node, proto, main_id, p, new_id, drop_id;
 	struct bpf_func_info fi = {};
 	struct btf *btf, *vmlinux;
 	char blog[4096];
