@@ -15,10 +15,11 @@
  * pointed to is (user, percpu, rcu, arena).  Where each may sit depends
  * on the convention of the BTF producer (BTF_FLAG_TYPE_TAG_ATTR):
  *
- *  pointee convention (flag clear, what Linux 7.2 reads):
+ *  pointee convention (flag clear, what the compilers emit):
  *	pointer property: front or back; memory: back, and "user" and
  *	"percpu" in front too, so that no shape makes that memory readable
- *	as kernel memory;
+ *	as kernel memory (where they meet another memory tag, the most
+ *	restrictive one wins: user, then percpu, then rcu);
  *  attribute convention (flag set, where C puts type attributes):
  *	pointer property: front; memory: back.  A pointer property in the
  *	back modifiers belongs to the pointee, so to a pointer behind it.
@@ -28,14 +29,16 @@
  * anything here.
  *
  * btf_tags_fill() works out the run of modifiers from every type to the
- * first non-modifier once, in one linear pass when the BTF is loaded, so
- * that every question about a chain is answered in constant time.
+ * first non-modifier once, in one linear pass, so that every question
+ * about a chain is answered in constant time; the kernel keeps it for
+ * program BTF.  Without a memo, btf_tag_run() walks the run.
  */
 
 #ifdef __KERNEL__
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/bitops.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 
 #define btf__type_cnt			btf_nr_types
@@ -55,7 +58,9 @@
 
 #endif /* __KERNEL__ */
 
-/* The fixed table: name, and whether it is a property of the pointer. */
+/* The fixed table: the name of each known tag and its BTF_TAG_* bit.  The
+ * bits in BTF_TAGS_PTR are properties of the pointer itself.
+ */
 static const struct {
 	const char *name;
 	__u8 bit;
@@ -170,7 +175,9 @@ int btf_tag_run(const struct btf *btf, __u32 id, struct btf_tag_run *run)
  * down a run is kept in the memo itself (state BTF_TAG_RUN_BUSY, end =
  * the type above), so there is no stack and no recursion.  The memo of
  * types below @start_id (split BTF) must be filled already, or absent.
- * Returns the id of a type on a modifier cycle as -ELOOP, with *@bad_id.
+ * Returns 0; -EINVAL for a type id out of range; -ELOOP for a modifier
+ * cycle.  On error *@bad_id is the type where it was found.  *@all_tags
+ * gets the BTF_TAG_* bits of every known tag of those types.
  */
 int btf_tags_fill(const struct btf *btf, __u32 start_id, struct btf_tag_run *memo,
 		  __u32 *bad_id, __u8 *all_tags)
@@ -182,13 +189,21 @@ int btf_tags_fill(const struct btf *btf, __u32 start_id, struct btf_tag_run *mem
 	int err;
 
 	for (i = start_id; i < n; i++) {
+#ifdef __KERNEL__
+		if (!(i % 1024))
+			cond_resched();
+#endif
 		/* Down: stack the types of the run that are not done yet. */
 		up = 0;
 		id = i;
-		while (id >= start_id && memo[id - start_id].state != BTF_TAG_RUN_DONE) {
+		while (id >= start_id) {
 			t = btf_type_by_id(btf, id);
-			if (!t)
+			if (!t) {
+				*bad_id = id;
 				return -EINVAL;
+			}
+			if (memo[id - start_id].state == BTF_TAG_RUN_DONE)
+				break;
 			if (memo[id - start_id].state == BTF_TAG_RUN_BUSY) {
 				*bad_id = id;
 				return -ELOOP;
@@ -224,6 +239,26 @@ int btf_tags_fill(const struct btf *btf, __u32 start_id, struct btf_tag_run *mem
 	return 0;
 }
 
+/* The pointee-memory tags @mem after a PTR, with "user" or "percpu" tags
+ * @front in front of it (pointee convention).  Where that makes two of
+ * user, percpu and rcu, which the tags after the PTR alone do not, keep
+ * the most restrictive: a chain that loaded before does not become an
+ * error, and user or per-CPU memory never becomes readable.
+ */
+static __u8 btf_tags_front_mem(__u8 mem, __u8 front)
+{
+	const __u8 kinds = BTF_TAG_USER | BTF_TAG_PERCPU | BTF_TAG_RCU;
+	__u8 all = mem | front;
+
+	if (!front || btf_tags_popcount(mem & kinds) > 1)
+		return all;
+	if (all & BTF_TAG_USER)
+		return (all & ~kinds) | BTF_TAG_USER;
+	if (all & BTF_TAG_PERCPU)
+		return (all & ~kinds) | BTF_TAG_PERCPU;
+	return all;
+}
+
 /*
  * Classify the chain that starts at @id in @btf, whose producer uses the
  * attribute convention if @attr.  See the comment at the top.
@@ -257,15 +292,14 @@ int btf_tag_classify(const struct btf *btf, __u32 id, bool attr,
 	c->ptr_id = front.end;
 	c->pointee_id = back.end;
 
+	mem = back.tags & BTF_TAGS_MEM;
 	if (attr) {
 		ptr = front.tags & BTF_TAGS_PTR;
-		mem = back.tags & BTF_TAGS_MEM;
 		c->ignored = (front.tags & BTF_TAGS_MEM) | (back.tags & BTF_TAGS_PTR);
 	} else {
 		ptr = (front.tags | back.tags) & BTF_TAGS_PTR;
-		mem = (back.tags & BTF_TAGS_MEM) |
-		      (front.tags & (BTF_TAG_USER | BTF_TAG_PERCPU));
 		c->ignored = front.tags & (BTF_TAG_RCU | BTF_TAG_ARENA);
+		mem = btf_tags_front_mem(mem, front.tags & (BTF_TAG_USER | BTF_TAG_PERCPU));
 	}
 	c->ptr_tag = ptr;
 	c->mem_tags = mem;

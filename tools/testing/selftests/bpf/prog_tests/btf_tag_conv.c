@@ -676,15 +676,17 @@ static void test_global_tagged_args(void)
 	}
 }
 
-/* Read, in a tc program, what the member of a bpf_obj_new() object points
- * to: btf_struct_walk() types the member from the program's BTF.  The
- * object is struct node { <chain> p; } with long as I.  Returns the
- * program fd or -errno, with the verifier log in @log.
+/* Read, in a tc program, the member of a bpf_obj_new() object (@derefs 0),
+ * what it points to (1), or what that points to (2): btf_struct_walk()
+ * types the member from the program's BTF.  The object is
+ * struct node { <chain> p; }, with long as I and struct leaf { long a; }
+ * as S.  Returns the program fd or -errno, with the verifier log in @log.
  */
-static int load_obj_reader(const char *chain, bool attr, char *log, size_t log_sz)
+static int load_obj_reader(const char *chain, bool attr, int derefs, char *log,
+			   size_t log_sz)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1);
-	int btf_fd, fd, int_id, long_id, skb, node, proto, main_id, p, new_id, drop_id;
+	int btf_fd, fd, int_id, long_id, skb, node, proto, main_id, p, new_id, drop_id, leaf;
 	struct bpf_func_info fi = {};
 	struct btf *btf, *vmlinux;
 	char blog[4096];
@@ -706,7 +708,9 @@ static int load_obj_reader(const char *chain, bool attr, char *log, size_t log_s
 	long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
 	skb = btf__add_struct(btf, "__sk_buff", 4);
 	btf__add_field(btf, "len", int_id, 0, 0);
-	p = add_chain(btf, chain, -1, -1, -1, long_id);
+	leaf = btf__add_struct(btf, "leaf", 8);
+	btf__add_field(btf, "a", long_id, 0, 0);
+	p = add_chain(btf, chain, leaf, -1, -1, long_id);
 	node = btf__add_struct(btf, "node", 8);
 	btf__add_field(btf, "p", p, 0, 0);
 	proto = btf__add_func_proto(btf, int_id);
@@ -719,21 +723,28 @@ static int load_obj_reader(const char *chain, bool attr, char *log, size_t log_s
 		return btf_fd;
 	}
 	{
-		struct bpf_insn insns[] = {
-			BPF_MOV64_IMM(BPF_REG_1, node),
-			BPF_MOV64_IMM(BPF_REG_2, 0),
-			BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, new_id),
-			BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 7),
-			BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
-			BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 0),
-			BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 1),
-			BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, 0),
-			BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-			BPF_MOV64_IMM(BPF_REG_2, 0),
-			BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, drop_id),
-			BPF_MOV64_IMM(BPF_REG_0, 0),
-			BPF_EXIT_INSN(),
-		};
+		struct bpf_insn insns[16];
+		int n = 0, i;
+
+		insns[n++] = BPF_MOV64_IMM(BPF_REG_1, node);
+		insns[n++] = BPF_MOV64_IMM(BPF_REG_2, 0);
+		insns[n++] = BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0,
+					  new_id);
+		/* if (!r0) goto exit */
+		insns[n++] = BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 5 + 2 * derefs);
+		insns[n++] = BPF_MOV64_REG(BPF_REG_6, BPF_REG_0);
+		insns[n++] = BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 0);
+		/* r1 = *r1, @derefs times, each after a NULL check */
+		for (i = 0; i < derefs; i++) {
+			insns[n++] = BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 2 * (derefs - i) - 1);
+			insns[n++] = BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, 0);
+		}
+		insns[n++] = BPF_MOV64_REG(BPF_REG_1, BPF_REG_6);
+		insns[n++] = BPF_MOV64_IMM(BPF_REG_2, 0);
+		insns[n++] = BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0,
+					  drop_id);
+		insns[n++] = BPF_MOV64_IMM(BPF_REG_0, 0);
+		insns[n++] = BPF_EXIT_INSN();
 
 		fi.type_id = main_id;
 		opts.prog_btf_fd = btf_fd;
@@ -744,7 +755,7 @@ static int load_obj_reader(const char *chain, bool attr, char *log, size_t log_s
 		opts.log_size = log_sz;
 		log[0] = 0;
 		fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "tag_reader", "GPL", insns,
-				   ARRAY_SIZE(insns), &opts);
+				   n, &opts);
 		fd = fd < 0 ? -errno : fd;
 	}
 	close(btf_fd);
@@ -780,7 +791,7 @@ static void test_front_mem_tags(void)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		for (attr = 0; attr < 2; attr++) {
 			snprintf(name, sizeof(name), "%s %s", cases[i].chain, conv_str[attr]);
-			fd = load_obj_reader(cases[i].chain, attr, log, sizeof(log));
+			fd = load_obj_reader(cases[i].chain, attr, 1, log, sizeof(log));
 			if (fd == -ENOENT || fd == -ENOMEM)
 				return;
 			if (attr && cases[i].chain[0] != 'P') {
@@ -793,6 +804,76 @@ static void test_front_mem_tags(void)
 			} else {
 				ASSERT_LT(fd, 0, name);
 				ASSERT_HAS_SUBSTR(log, "invalid mem access 'scalar'", name);
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+}
+
+/* btf.rst's row for pointers to pointers: GCC 16 emits "long __user **pp"
+ * as PTR -> TAG(user) -> PTR -> long, one level higher than Clang
+ * (PTR -> PTR -> TAG(user) -> long).  Neither shape gives a program access
+ * to the user memory: reading through both pointers is rejected, as it is
+ * without any tag, in both conventions.
+ */
+static void test_ptr_ptr_tags(void)
+{
+	static const char * const chains[] = {
+		"P>P>I", "P>T:user>P>I", "P>P>T:user>I", "P>T:percpu>P>I", "P>P>T:percpu>I",
+	};
+	char log[8192], name[64];
+	int i, attr, fd;
+
+	for (i = 0; i < ARRAY_SIZE(chains); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			snprintf(name, sizeof(name), "%s %s", chains[i], conv_str[attr]);
+			fd = load_obj_reader(chains[i], attr, 2, log, sizeof(log));
+			if (fd == -ENOENT || fd == -ENOMEM)
+				return;
+			ASSERT_LT(fd, 0, name);
+			ASSERT_HAS_SUBSTR(log, "invalid mem access 'scalar'", name);
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+}
+
+/* A memory tag in front of the PTR next to another one after it, without
+ * the flag: the most restrictive applies (user, then percpu, then rcu),
+ * and loading the member works, as on Linux 7.2.13 (which ignored the
+ * front tag).  A plain two-tag chain after the PTR stays an error.  With
+ * the flag, the BTF is refused.
+ */
+static void test_mixed_mem_tags(void)
+{
+	static const struct {
+		const char *chain;
+		bool ok;
+	} cases[] = {
+		{ "T:percpu>P>T:rcu>S", true },
+		{ "T:user>P>T:percpu>S", true },
+		{ "T:user>P>T:rcu>S", true },
+		{ "P>T:user>T:rcu>S", false },
+	};
+	char log[8192], name[64];
+	int i, attr, fd;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (attr = 0; attr < 2; attr++) {
+			snprintf(name, sizeof(name), "%s %s", cases[i].chain, conv_str[attr]);
+			fd = load_obj_reader(cases[i].chain, attr, 0, log, sizeof(log));
+			if (fd == -ENOENT || fd == -ENOMEM)
+				return;
+			if (attr && cases[i].chain[0] != 'P') {
+				ASSERT_LT(fd, 0, name);
+				ASSERT_HAS_SUBSTR(log, NOT_MEM, name);
+			} else if (cases[i].ok) {
+				if (!ASSERT_GE(fd, 0, name))
+					printf("log: %s\n", log);
+			} else {
+				ASSERT_LT(fd, 0, name);
+				ASSERT_HAS_SUBSTR(log, "has multiple type tags", name);
 			}
 			if (fd >= 0)
 				close(fd);
@@ -1490,6 +1571,10 @@ void test_btf_tag_conv(void)
 		test_front_mem_tags();
 	if (test__start_subtest("chain_cap"))
 		test_chain_cap();
+	if (test__start_subtest("ptr_ptr_tags"))
+		test_ptr_ptr_tags();
+	if (test__start_subtest("mixed_mem_tags"))
+		test_mixed_mem_tags();
 	for (i = 0; i < ARRAY_SIZE(conv_cases); i++) {
 		snprintf(name, sizeof(name), "convert_%s", conv_cases[i].pointee);
 		for (p = name; *p; p++)
