@@ -140,19 +140,20 @@ int btf_tag_run(const struct btf *btf, __u32 id, struct btf_tag_run *run)
 	bool tags_only = true;
 
 	for (;;) {
+		t = btf_type_by_id(btf, id);
+		if (!t)
+			return -EINVAL;
+		if (!btf_tags_is_mod(t)) {
+			run->end = id;
+			break;
+		}
+		/* Only modifiers have a run in the memo */
 		memo = btf_tag_memo(btf, id);
 		if (memo && memo->state == BTF_TAG_RUN_DONE) {
 			run->end = memo->end;
 			tags |= memo->tags;
 			len += memo->len;
 			tags_only = tags_only && memo->tags_only;
-			break;
-		}
-		t = btf_type_by_id(btf, id);
-		if (!t)
-			return -EINVAL;
-		if (!btf_tags_is_mod(t)) {
-			run->end = id;
 			break;
 		}
 		if (++steps > n)
@@ -170,8 +171,8 @@ int btf_tag_run(const struct btf *btf, __u32 id, struct btf_tag_run *run)
 }
 
 /*
- * Fill @memo[id - start_id] for every type of @btf from @start_id on, in
- * one pass: each type is visited a bounded number of times.  The way
+ * Fill @memo[id - start_id] for every modifier of @btf from @start_id on
+ * (the entries of other types stay unused), in one pass: each type is visited a bounded number of times.  The way
  * down a run is kept in the memo itself (state BTF_TAG_RUN_BUSY, end =
  * the type above), so there is no stack and no recursion.  The memo of
  * types below @start_id (split BTF) must be filled already, or absent.
@@ -202,18 +203,13 @@ int btf_tags_fill(const struct btf *btf, __u32 start_id, struct btf_tag_run *mem
 				*bad_id = id;
 				return -EINVAL;
 			}
-			if (memo[id - start_id].state == BTF_TAG_RUN_DONE)
+			/* The run of a non-modifier is itself: no entry */
+			if (!btf_tags_is_mod(t) ||
+			    memo[id - start_id].state == BTF_TAG_RUN_DONE)
 				break;
 			if (memo[id - start_id].state == BTF_TAG_RUN_BUSY) {
 				*bad_id = id;
 				return -ELOOP;
-			}
-			if (!btf_tags_is_mod(t)) {
-				memo[id - start_id] = (struct btf_tag_run) {
-					.end = id, .tags_only = 1,
-					.state = BTF_TAG_RUN_DONE,
-				};
-				break;
 			}
 			seen |= btf_tag_bit(btf, t);
 			memo[id - start_id].state = BTF_TAG_RUN_BUSY;
