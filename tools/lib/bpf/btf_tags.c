@@ -172,13 +172,14 @@ int btf_tag_run(const struct btf *btf, __u32 id, struct btf_tag_run *run)
 
 /*
  * Fill @memo[id - start_id] for every modifier of @btf from @start_id on
- * (the entries of other types stay unused), in one pass: each type is visited a bounded number of times.  The way
- * down a run is kept in the memo itself (state BTF_TAG_RUN_BUSY, end =
- * the type above), so there is no stack and no recursion.  The memo of
- * types below @start_id (split BTF) must be filled already, or absent.
- * Returns 0; -EINVAL for a type id out of range; -ELOOP for a modifier
- * cycle.  On error *@bad_id is the type where it was found.  *@all_tags
- * gets the BTF_TAG_* bits of every known tag of those types.
+ * (the entries of other types stay unused), in one pass: each type is
+ * visited a bounded number of times.  The way down a run is kept in the
+ * memo itself (state BTF_TAG_RUN_BUSY, end = the type above), so there
+ * is no stack and no recursion.  The memo of types below @start_id
+ * (split BTF) must be filled already, or absent.  Returns 0; -EINVAL for
+ * a type id out of range; -ELOOP for a modifier cycle.  On error
+ * *@bad_id is the type where it was found.  *@all_tags gets the
+ * BTF_TAG_* bits of every known tag of those types.
  */
 int btf_tags_fill(const struct btf *btf, __u32 start_id, struct btf_tag_run *memo,
 		  __u32 *bad_id, __u8 *all_tags)
