@@ -881,6 +881,54 @@ static void test_mixed_mem_tags(void)
 	}
 }
 
+/* A spin lock behind a run of @n type tags, in BTF whose only tags are
+ * those: attributes (kind_flag 1, BTF without any kind_flag=0 tag) or
+ * kind_flag=0 tags.  Up to 32 tags it is a spin lock; behind more it is
+ * data, as on Linux 7.2.13, in both kinds of BTF.
+ */
+static void test_special_behind_long_run(void)
+{
+	static const int lens[] = { 1, 32, 33, 40 };
+	int i, attr, kflag, j, fd, int_id, long_id, lock, id, val;
+	char log[4096], name[64];
+	enum expect got;
+	struct btf *btf;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		for (kflag = 0; kflag < 2; kflag++) {
+			for (attr = 0; attr < 2; attr++) {
+				btf = btf__new_empty();
+				if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+					return;
+				int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+				long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+				lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+				btf__add_field(btf, "val", int_id, 0, 0);
+				id = lock;
+				for (j = 0; j < lens[i]; j++)
+					id = kflag ? btf__add_type_attr(btf, "foo", id) :
+						     btf__add_type_tag(btf, "foo", id);
+				val = btf__add_struct(btf, "val", 16);
+				btf__add_field(btf, "l", id, 0, 0);
+				btf__add_field(btf, "x", long_id, 64, 0);
+				snprintf(name, sizeof(name), "%d %s %s", lens[i],
+					 kflag ? "attributes" : "tags", conv_str[attr]);
+				fd = load_btf(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+				if (lens[i] > 32 && attr) {
+					/* With the flag, a run over 32 is refused */
+					ASSERT_EQ(fd, -ELOOP, name);
+				} else if (ASSERT_GE(fd, 0, name)) {
+					got = probe_map(fd, val);
+					ASSERT_EQ(got, lens[i] <= 32 ? SPECIAL : DATA, name);
+				}
+				if (fd >= 0)
+					close(fd);
+				btf__free(btf);
+			}
+		}
+	}
+}
+
 /* Runs of modifiers, typedefs and type tags (CONST, TYPEDEF, TYPE_TAG in
  * turn, each pointing to a lower id, as compilers write them) of @len in
  * front of an int.  With the flag, at most BTF_TAG_CHAIN_MAX (32): longer
@@ -1575,6 +1623,8 @@ void test_btf_tag_conv(void)
 		test_ptr_ptr_tags();
 	if (test__start_subtest("mixed_mem_tags"))
 		test_mixed_mem_tags();
+	if (test__start_subtest("special_behind_long_run"))
+		test_special_behind_long_run();
 	for (i = 0; i < ARRAY_SIZE(conv_cases); i++) {
 		snprintf(name, sizeof(name), "convert_%s", conv_cases[i].pointee);
 		for (p = name; *p; p++)
