@@ -762,107 +762,26 @@ static int load_obj_reader(const char *chain, bool attr, int derefs, char *log,
 	return fd;
 }
 
-/* No shape makes user or per-CPU memory readable as kernel memory.  A
- * "user" or "percpu" tag in front of the PTR (Clang 23's typedef shape
- * TYPEDEF -> TYPE_TAG -> PTR, or a producer's TAG -> PTR) is the memory's
- * tag without the flag, and refused at BTF load with it.  Linux 7.2.13 and
- * the series before the classifier ignored it: the member was read as
- * untrusted kernel memory and the program loaded.
+struct reader_case {
+	const char *chain;
+	bool ok;	/* the program loads */
+};
+
+/* Load the reader of each case (load_obj_reader(), @derefs) in both
+ * conventions.  With the flag, a memory tag in front of the PTR makes the
+ * BTF fail to load; otherwise the program loads if the case is ok, and
+ * else fails with @msg in its log.
  */
-static void test_front_mem_tags(void)
+static void run_reader_cases(const struct reader_case *cases, int n, int derefs,
+			     const char *msg)
 {
-	static const struct {
-		const char *chain;
-		bool readable;
-	} cases[] = {
-		{ "P>I", true },
-		{ "P>T:user>I", false },
-		{ "P>T:percpu>I", false },
-		{ "T:user>P>I", false },
-		{ "T:percpu>P>I", false },
-		{ "D>T:user>P>I", false },
-		{ "C>T:user>P>I", false },
-		{ "T:foo>T:percpu>C>P>I", false },
-		{ "T:rcu>P>I", true },
-	};
 	char log[8192], name[64];
 	int i, attr, fd;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+	for (i = 0; i < n; i++) {
 		for (attr = 0; attr < 2; attr++) {
 			snprintf(name, sizeof(name), "%s %s", cases[i].chain, conv_str[attr]);
-			fd = load_obj_reader(cases[i].chain, attr, 1, log, sizeof(log));
-			if (fd == -ENOENT || fd == -ENOMEM)
-				return;
-			if (attr && cases[i].chain[0] != 'P') {
-				/* A memory tag in front: the BTF is refused */
-				ASSERT_LT(fd, 0, name);
-				ASSERT_HAS_SUBSTR(log, NOT_MEM, name);
-			} else if (cases[i].readable) {
-				if (!ASSERT_GE(fd, 0, name))
-					printf("log: %s\n", log);
-			} else {
-				ASSERT_LT(fd, 0, name);
-				ASSERT_HAS_SUBSTR(log, "invalid mem access 'scalar'", name);
-			}
-			if (fd >= 0)
-				close(fd);
-		}
-	}
-}
-
-/* btf.rst's row for pointers to pointers: GCC 16 emits "long __user **pp"
- * as PTR -> TAG(user) -> PTR -> long, one level higher than Clang
- * (PTR -> PTR -> TAG(user) -> long).  Neither shape gives a program access
- * to the user memory: reading through both pointers is rejected, as it is
- * without any tag, in both conventions.
- */
-static void test_ptr_ptr_tags(void)
-{
-	static const char * const chains[] = {
-		"P>P>I", "P>T:user>P>I", "P>P>T:user>I", "P>T:percpu>P>I", "P>P>T:percpu>I",
-	};
-	char log[8192], name[64];
-	int i, attr, fd;
-
-	for (i = 0; i < ARRAY_SIZE(chains); i++) {
-		for (attr = 0; attr < 2; attr++) {
-			snprintf(name, sizeof(name), "%s %s", chains[i], conv_str[attr]);
-			fd = load_obj_reader(chains[i], attr, 2, log, sizeof(log));
-			if (fd == -ENOENT || fd == -ENOMEM)
-				return;
-			ASSERT_LT(fd, 0, name);
-			ASSERT_HAS_SUBSTR(log, "invalid mem access 'scalar'", name);
-			if (fd >= 0)
-				close(fd);
-		}
-	}
-}
-
-/* A memory tag in front of the PTR next to another one after it, without
- * the flag: the most restrictive applies (user, then percpu, then rcu),
- * and loading the member works, as on Linux 7.2.13 (which ignored the
- * front tag).  A plain two-tag chain after the PTR stays an error.  With
- * the flag, the BTF is refused.
- */
-static void test_mixed_mem_tags(void)
-{
-	static const struct {
-		const char *chain;
-		bool ok;
-	} cases[] = {
-		{ "T:percpu>P>T:rcu>S", true },
-		{ "T:user>P>T:percpu>S", true },
-		{ "T:user>P>T:rcu>S", true },
-		{ "P>T:user>T:rcu>S", false },
-	};
-	char log[8192], name[64];
-	int i, attr, fd;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		for (attr = 0; attr < 2; attr++) {
-			snprintf(name, sizeof(name), "%s %s", cases[i].chain, conv_str[attr]);
-			fd = load_obj_reader(cases[i].chain, attr, 0, log, sizeof(log));
+			fd = load_obj_reader(cases[i].chain, attr, derefs, log, sizeof(log));
 			if (fd == -ENOENT || fd == -ENOMEM)
 				return;
 			if (attr && cases[i].chain[0] != 'P') {
@@ -873,12 +792,70 @@ static void test_mixed_mem_tags(void)
 					printf("log: %s\n", log);
 			} else {
 				ASSERT_LT(fd, 0, name);
-				ASSERT_HAS_SUBSTR(log, "has multiple type tags", name);
+				ASSERT_HAS_SUBSTR(log, msg, name);
 			}
 			if (fd >= 0)
 				close(fd);
 		}
 	}
+}
+
+/* No shape makes user or per-CPU memory readable as kernel memory.  A
+ * "user" or "percpu" tag in front of the PTR (Clang 23's typedef shape
+ * TYPEDEF -> TYPE_TAG -> PTR, or a producer's TAG -> PTR) is the memory's
+ * tag without the flag, and refused at BTF load with it.  Linux 7.2.13 and
+ * the series before the classifier ignored it: the member was read as
+ * untrusted kernel memory and the program loaded.
+ */
+static void test_front_mem_tags(void)
+{
+	static const struct reader_case cases[] = {
+		{ "P>I", true },
+		{ "P>T:user>I", false },
+		{ "P>T:percpu>I", false },
+		{ "T:user>P>I", false },
+		{ "T:percpu>P>I", false },
+		{ "D>T:user>P>I", false },
+		{ "C>T:user>P>I", false },
+		{ "T:foo>T:percpu>C>P>I", false },
+		{ "T:rcu>P>I", true },
+	};
+
+	run_reader_cases(cases, ARRAY_SIZE(cases), 1, "invalid mem access 'scalar'");
+}
+
+/* btf.rst's row for pointers to pointers: GCC 16 emits "long __user **pp"
+ * as PTR -> TAG(user) -> PTR -> long, one level higher than Clang
+ * (PTR -> PTR -> TAG(user) -> long).  Neither shape gives a program access
+ * to the user memory: reading through both pointers is rejected, as it is
+ * without any tag, in both conventions.
+ */
+static void test_ptr_ptr_tags(void)
+{
+	static const struct reader_case cases[] = {
+		{ "P>P>I" }, { "P>T:user>P>I" }, { "P>P>T:user>I" }, { "P>T:percpu>P>I" },
+		{ "P>P>T:percpu>I" },
+	};
+
+	run_reader_cases(cases, ARRAY_SIZE(cases), 2, "invalid mem access 'scalar'");
+}
+
+/* A memory tag in front of the PTR next to another one after it, without
+ * the flag: the most restrictive applies (user, then percpu, then rcu),
+ * and loading the member works, as on Linux 7.2.13 (which ignored the
+ * front tag).  A plain two-tag chain after the PTR stays an error.  With
+ * the flag, the BTF is refused.
+ */
+static void test_mixed_mem_tags(void)
+{
+	static const struct reader_case cases[] = {
+		{ "T:percpu>P>T:rcu>S", true },
+		{ "T:user>P>T:percpu>S", true },
+		{ "T:user>P>T:rcu>S", true },
+		{ "P>T:user>T:rcu>S", false },
+	};
+
+	run_reader_cases(cases, ARRAY_SIZE(cases), 0, "has multiple type tags");
 }
 
 /* A spin lock behind a run of @n type tags, in BTF whose only tags are
