@@ -275,7 +275,6 @@ int btf_tag_classify(const struct btf *btf, __u32 id, bool attr,
 	t = btf_type_by_id(btf, front.end);
 	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_PTR) {
 		c->pointee_id = front.end;
-		c->tags_only = front.tags_only;
 		c->ignored = front.tags;
 		if (front.len > BTF_TAG_CHAIN_MAX) {
 			c->err = -ELOOP;
