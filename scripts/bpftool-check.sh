@@ -79,6 +79,12 @@ for c in $(flavours objects); do
 	check "$c: pointee dump has no convention line" "! grep -q 'type tag convention' $tmp/$c-pointee.txt"
 	check "$c: pointee object has kptr tags after the PTR only" \
 		"[ \$(btfq after $tmp/$c-pointee.txt) -ge 1 ] && [ \$(btfq before $tmp/$c-pointee.txt) = 0 ]"
+	# The output may be the input: it is replaced only once converted.
+	cp "$st/$o" "$tmp/$c-inplace.o"
+	check "$c: convert in place" \
+		"bt btf convert bpftool-check/$c-inplace.o bpftool-check/$c-inplace.o convention attribute"
+	check "$c: converted in place, a valid attribute object" \
+		"bt btf dump file bpftool-check/$c-inplace.o | head -n1 | grep -qx 'type tag convention: attribute'"
 done
 # A header dumped from the attribute-convention object, compiled back by
 # each compiler and converted to the attribute convention, gives the same
@@ -110,3 +116,10 @@ check "unknown convention is refused" \
 	"refused \"unknown type tag convention 'bogus'\" btf convert btf_tag_conv_kptr.bpf.o bpftool-check/x.o convention bogus"
 check "missing input is reported" \
 	"refused 'failed to open' btf convert bpftool-check/none.o bpftool-check/x.o convention pointee"
+# A conversion that fails leaves an existing output as it was, and no
+# temporary file: an ELF file that is not a BPF object.
+cp "$tmp/$(flavours objects | head -n1)-attr.o" "$tmp/keep.o"
+check "a failed conversion keeps the output" \
+	"! bt btf convert /usr/bin/true bpftool-check/keep.o convention pointee >/dev/null 2>&1 &&
+	 cmp -s $tmp/keep.o $tmp/$(flavours objects | head -n1)-attr.o &&
+	 [ -z \"\$(ls $tmp | grep '^keep.o.')\" ]"

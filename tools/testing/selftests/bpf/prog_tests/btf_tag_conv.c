@@ -26,7 +26,7 @@ struct tag_case {
 	 *   T:x  TYPE_TAG x     A:x  TYPE_TAG x with kind_flag (attribute)
 	 *   P    PTR            C    CONST        V  VOLATILE
 	 *   R    RESTRICT       D    TYPEDEF      I  int
-	 *   S    struct task_struct (kernel type)
+	 *   S    struct task_struct (kernel type)    0  void
 	 *   L    struct bpf_spin_lock             N  struct holding kptr
 	 *   F    FWD struct task_struct           G  FWD of no kernel struct
 	 */
@@ -161,6 +161,9 @@ static int add_chain(struct btf *btf, const char *s, int ts, int lock, int neste
 			break;
 		case 'G':
 			id = btf__add_fwd(btf, "btf_tag_conv_no_such_struct", BTF_FWD_STRUCT);
+			break;
+		case '0':
+			id = 0;
 			break;
 		default:
 			return -EINVAL;
@@ -1209,8 +1212,9 @@ static void chain_str(const struct btf *btf, __u32 id, char *buf, size_t sz)
 		} else if (k < sizeof(links) && links[k]) {
 			n += snprintf(buf + n, sz - n, "%c>", links[k]);
 		} else {
-			/* The end of the chain: I, S or L */
-			n += snprintf(buf + n, sz - n, "%s", k == BTF_KIND_INT ? "I" :
+			/* The end of the chain: 0 (void), I, S or L */
+			n += snprintf(buf + n, sz - n, "%s", !id ? "0" :
+				      k == BTF_KIND_INT ? "I" :
 				      k != BTF_KIND_STRUCT ? "?" :
 				      strcmp(name, "bpf_spin_lock") ? "S" : "L");
 			return;
@@ -1262,13 +1266,73 @@ out:
 	btf__free(btf);
 }
 
+/* Chains that the kernel reads the same way in both conventions, and what
+ * the conversion makes of them, without a kernel: pointers to pointers as
+ * the compilers emit them (inner PTR first), void pointees, typedefs.
+ */
+static const struct {
+	const char *from;
+	bool attr;	/* @from is in the attribute convention */
+	const char *to;
+} shape_cases[] = {
+	/* struct task_struct __kptr **b: a plain pointer to a kptr */
+	{ "P>P>T:kptr>S", false, "P>T:kptr>P>S" },
+	{ "P>T:kptr>P>S", true, "P>P>T:kptr>S" },
+	{ "P>T:kptr>P>T:kptr>S", false, "T:kptr>P>T:kptr>P>S" },
+	{ "T:kptr>P>T:kptr>P>S", true, "P>T:kptr>P>T:kptr>S" },
+	/* void pointees */
+	{ "T:kptr>C>P>0", true, "C>P>T:kptr>0" },
+	{ "T:uptr>P>0", true, "P>T:uptr>0" },
+	{ "P>C>T:kptr>0", false, "T:kptr>P>C>0" },
+	{ "P>T:uptr>0", false, "T:uptr>P>0" },
+	/* typedefs of tagged types */
+	{ "P>D>T:kptr>S", false, "T:kptr>P>D>S" },
+	{ "D>T:kptr>P>S", true, "D>P>T:kptr>S" },
+	/* a kptr tag on no pointer means nothing without the flag */
+	{ "T:kptr>I", false, "I" },
+	{ "C>T:kptr>S", false, "C>S" },
+};
+
+/* The conversion of @c, and no kind_flag=1 type tag that was not there */
+static void test_convert_shapes(void)
+{
+	enum btf_tag_convention to;
+	const struct btf_type *t;
+	int i, j, val, attrs;
+	struct btf *btf;
+	char buf[128];
+
+	for (i = 0; i < ARRAY_SIZE(shape_cases); i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		val = build(btf, shape_cases[i].from, shape_cases[i].attr);
+		if (!ASSERT_GT(val, 0, shape_cases[i].from))
+			goto next;
+		if (shape_cases[i].attr)
+			btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR);
+		to = shape_cases[i].attr ? BTF_TAG_CONV_POINTEE : BTF_TAG_CONV_ATTR;
+		if (!ASSERT_OK(btf__convert_tag_convention(btf, to), shape_cases[i].from))
+			goto next;
+		chain_str(btf, btf_members(btf__type_by_id(btf, val))[0].type, buf, sizeof(buf));
+		ASSERT_STREQ(buf, shape_cases[i].to, shape_cases[i].from);
+		for (j = 1, attrs = 0; j < btf__type_cnt(btf); j++) {
+			t = btf__type_by_id(btf, j);
+			attrs += btf_is_type_tag(t) && btf_kflag(t);
+		}
+		ASSERT_EQ(attrs, 0, "no attributes left behind");
+next:
+		btf__free(btf);
+	}
+}
+
 /* BTF that cannot be converted: the error, and no crash. */
 static void test_convert_errors(void)
 {
 	struct btf *btf, *copy;
+	__u32 sz, sz2;
 	const void *raw;
 	void *data;
-	__u32 sz;
 	int i, id;
 
 	/* A pointer property of the attribute convention on a struct */
@@ -1281,12 +1345,28 @@ static void test_convert_errors(void)
 	ASSERT_EQ(btf__set_tag_convention(btf, 2), -EINVAL, "unknown convention");
 	btf__free(btf);
 
-	/* The same in the pointee convention has no meaning to convert. */
+	/* A chain that fails makes the whole conversion fail, and the BTF
+	 * is left as it was: no chain converted, no type appended.
+	 */
 	btf = btf__new_empty();
 	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
 		return;
-	ASSERT_GT(build(btf, "T:kptr>I", false), 0, "build");
-	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), -EINVAL, "int");
+	ASSERT_GT(build(btf, "T:kptr>P>S", true), 0, "build");
+	ASSERT_GT(add_chain(btf, "P>T:kptr>S", 3, -1, -1, 1), 0, "bad chain");
+	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
+	raw = btf__raw_data(btf, &sz);
+	data = malloc(sz);
+	if (ASSERT_OK_PTR(data, "malloc")) {
+		memcpy(data, raw, sz);
+		id = btf__type_cnt(btf);
+		ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), -EINVAL,
+			  "one bad chain");
+		ASSERT_EQ(btf__type_cnt(btf), id, "no type appended");
+		raw = btf__raw_data(btf, &sz2);
+		ASSERT_EQ(sz2, sz, "same size");
+		ASSERT_OK(memcmp(raw, data, sz), "same bytes");
+		free(data);
+	}
 	btf__free(btf);
 
 	/* A cycle of consts behind a pointer, and a chain of 40 */
@@ -1609,6 +1689,8 @@ void test_btf_tag_conv(void)
 		if (test__start_subtest(name))
 			test_convert(&conv_cases[i]);
 	}
+	if (test__start_subtest("convert_shapes"))
+		test_convert_shapes();
 	if (test__start_subtest("convert_errors"))
 		test_convert_errors();
 	if (test__start_subtest("convert_dedup"))
