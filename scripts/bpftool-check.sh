@@ -83,8 +83,10 @@ for c in $(flavours objects); do
 	cp "$st/$o" "$tmp/$c-inplace.o"
 	check "$c: convert in place" \
 		"bt btf convert bpftool-check/$c-inplace.o bpftool-check/$c-inplace.o convention attribute"
+	bt btf dump file "bpftool-check/$c-inplace.o" >"$tmp/$c-inplace.txt" 2>&1
 	check "$c: converted in place, a valid attribute object" \
-		"bt btf dump file bpftool-check/$c-inplace.o | head -n1 | grep -qx 'type tag convention: attribute'"
+		"head -n1 $tmp/$c-inplace.txt | grep -qx 'type tag convention: attribute' &&
+		 diff -q $tmp/$c-attr.txt $tmp/$c-inplace.txt >/dev/null"
 done
 # A header dumped from the attribute-convention object, compiled back by
 # each compiler and converted to the attribute convention, gives the same
