@@ -231,6 +231,17 @@ flavourtable() {
 }
 check "flavours: named in config/flavours only" flavourtable
 
+# Scripts call each other as "$s/NAME.sh": each must be executable (a
+# failing call whose stderr is hidden would go unnoticed).
+executable() {
+	local f bad=
+	for f in "$s"/*.sh "$s"/btt "$s"/guest-init; do
+		[ -x "$f" ] || bad="$bad ${f##*/}"
+	done
+	[ -z "$bad" ] || { echo "not executable:$bad"; return 1; }
+}
+check "scripts are executable" executable
+
 # Every deny list entry carries a reason.
 noreason=$(cat "$TOP"/config/DENYLIST* | grep -vE '^[[:space:]]*(#|$)' | grep -vE '#[[:space:]]*[^[:space:]]' || true)
 if [ -z "$noreason" ]; then echo "ok - deny list entries have reasons"; pass=$((pass + 1))
