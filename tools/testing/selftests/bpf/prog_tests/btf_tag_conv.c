@@ -6,6 +6,7 @@
 #include <linux/filter.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include "bpf/libbpf_internal.h"
 #include "btf_tag_conv_kptr.skel.h"
 #include "btf_tag_conv_user.skel.h"
 
@@ -1621,6 +1622,55 @@ out:
  * kernel without the flag gets them back in the pointee convention from
  * libbpf.
  */
+/* A kernel without BTF_FLAG_TYPE_TAG_ATTR, as libbpf sees it: the feature
+ * forced missing, as btf_sanitize does.  libbpf converts the object's
+ * attribute-convention BTF back, and the programs whose verdict does not
+ * depend on the compiler load: the map keeps its kptrs.
+ */
+static void test_convert_sanitize(void)
+{
+	struct kern_feature_cache *cache;
+	struct bpf_object *obj = NULL;
+	struct btf *kern_btf = NULL;
+	struct bpf_program *prog;
+	void *out = NULL;
+	const void *in;
+	size_t in_sz, out_sz;
+	int i;
+
+	in = btf_tag_conv_kptr__elf_bytes(&in_sz);
+	if (link_converted(in, in_sz, BTF_TAG_CONV_ATTR, &out, &out_sz))
+		return;
+	obj = bpf_object__open_mem(out, out_sz, NULL);
+	if (!ASSERT_OK_PTR(obj, "open"))
+		goto out;
+	cache = calloc(1, sizeof(*cache));
+	if (!ASSERT_OK_PTR(cache, "cache"))
+		goto out;
+	for (i = 0; i < __FEAT_CNT; i++)
+		cache->res[i] = FEAT_SUPPORTED;
+	cache->res[FEAT_BTF_TYPE_TAG_ATTR] = FEAT_MISSING;
+	bpf_object_set_feat_cache(obj, cache);
+
+	ASSERT_EQ(btf__tag_convention(bpf_object__btf(obj)), BTF_TAG_CONV_ATTR, "object");
+	kern_btf = bpf_object__sanitize_btf(obj, bpf_object__btf(obj));
+	if (!ASSERT_OK_PTR(kern_btf, "sanitize"))
+		goto out;
+	ASSERT_EQ(btf__tag_convention(kern_btf), BTF_TAG_CONV_POINTEE, "for the kernel");
+	ASSERT_EQ(count_kptr_tags(kern_btf, true), 0, "no kptr tag before a PTR");
+	ASSERT_GE(count_kptr_tags(kern_btf, false), 2, "kptr tags after a PTR");
+
+	/* The two whose verdict depends on where the compiler put the tag */
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_autoload(prog, strcmp(bpf_program__name(prog), "kptr_star") &&
+					  strcmp(bpf_program__name(prog), "kptr_typedef_star"));
+	ASSERT_OK(bpf_object__load(obj), "load");
+out:
+	btf__free(kern_btf);
+	bpf_object__close(obj);
+	free(out);
+}
+
 static void test_convert_progs(const char *name, skel_elf_bytes_fn elf_bytes)
 {
 	struct test_loader tester = {};
@@ -1699,6 +1749,8 @@ void test_btf_tag_conv(void)
 		test_convert_dump();
 	if (test__start_subtest("convert_linker"))
 		test_convert_linker();
+	if (test__start_subtest("convert_sanitize"))
+		test_convert_sanitize();
 	test_convert_progs("btf_tag_conv_kptr", btf_tag_conv_kptr__elf_bytes);
 	test_convert_progs("btf_tag_conv_user", btf_tag_conv_user__elf_bytes);
 	free(conv_bytes);
