@@ -1627,30 +1627,44 @@ out:
  * attribute-convention BTF back, and the programs whose verdict does not
  * depend on the compiler load: the map keeps its kptrs.
  */
-static void test_convert_sanitize(void)
+static struct bpf_object *open_without_attr(const void *bytes, size_t sz)
 {
 	struct kern_feature_cache *cache;
+	struct bpf_object *obj;
+	int i;
+
+	obj = bpf_object__open_mem(bytes, sz, NULL);
+	if (!ASSERT_OK_PTR(obj, "open"))
+		return NULL;
+	cache = calloc(1, sizeof(*cache));
+	if (!ASSERT_OK_PTR(cache, "cache")) {
+		bpf_object__close(obj);
+		return NULL;
+	}
+	for (i = 0; i < __FEAT_CNT; i++)
+		cache->res[i] = FEAT_SUPPORTED;
+	cache->res[FEAT_BTF_TYPE_TAG_ATTR] = FEAT_MISSING;
+	bpf_object_set_feat_cache(obj, cache);
+	return obj;
+}
+
+static void test_convert_sanitize(void)
+{
 	struct bpf_object *obj = NULL;
 	struct btf *kern_btf = NULL;
 	struct bpf_program *prog;
 	void *out = NULL;
 	const void *in;
 	size_t in_sz, out_sz;
-	int i;
+	struct btf *btf;
+	int id;
 
 	in = btf_tag_conv_kptr__elf_bytes(&in_sz);
 	if (link_converted(in, in_sz, BTF_TAG_CONV_ATTR, &out, &out_sz))
 		return;
-	obj = bpf_object__open_mem(out, out_sz, NULL);
-	if (!ASSERT_OK_PTR(obj, "open"))
+	obj = open_without_attr(out, out_sz);
+	if (!obj)
 		goto out;
-	cache = calloc(1, sizeof(*cache));
-	if (!ASSERT_OK_PTR(cache, "cache"))
-		goto out;
-	for (i = 0; i < __FEAT_CNT; i++)
-		cache->res[i] = FEAT_SUPPORTED;
-	cache->res[FEAT_BTF_TYPE_TAG_ATTR] = FEAT_MISSING;
-	bpf_object_set_feat_cache(obj, cache);
 
 	ASSERT_EQ(btf__tag_convention(bpf_object__btf(obj)), BTF_TAG_CONV_ATTR, "object");
 	kern_btf = bpf_object__sanitize_btf(obj, bpf_object__btf(obj));
@@ -1665,6 +1679,23 @@ static void test_convert_sanitize(void)
 		bpf_program__set_autoload(prog, strcmp(bpf_program__name(prog), "kptr_star") &&
 					  strcmp(bpf_program__name(prog), "kptr_typedef_star"));
 	ASSERT_OK(bpf_object__load(obj), "load");
+	bpf_object__close(obj);
+
+	/* BTF that cannot be converted back is, for such a kernel, BTF that
+	 * it rejects: optional BTF is left out, as it always was.
+	 */
+	obj = open_without_attr(out, out_sz);
+	if (!obj)
+		goto out;
+	btf = bpf_object__btf(obj);
+	id = btf__find_by_name_kind(btf, "int", BTF_KIND_INT);
+	if (!ASSERT_GT(id, 0, "int") ||
+	    !ASSERT_GT(btf__add_type_tag(btf, "kptr", id), 0, "kptr on an int"))
+		goto out;
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_autoload(prog, false);
+	ASSERT_OK(bpf_object__load(obj), "load without BTF");
+	ASSERT_LT(bpf_object__btf_fd(obj), 0, "no BTF loaded");
 out:
 	btf__free(kern_btf);
 	bpf_object__close(obj);
