@@ -1445,6 +1445,8 @@ static void btf_dump_printf(void *ctx, const char *fmt, va_list args)
  */
 static void test_convert_dump(void)
 {
+	static const char late[] =
+		"struct late {\n\tstruct task_struct __attribute__((btf_type_tag(\"kptr\"))) *a;";
 	static const char * const want[] = {
 		"struct task_struct __attribute__((btf_type_tag(\"kptr\"))) *a;",
 		"struct task_struct __attribute__((btf_type_tag(\"kptr\"))) * const b;",
@@ -1478,9 +1480,23 @@ static void test_convert_dump(void)
 	dump = btf_dump__new(btf, btf_dump_printf, f, NULL);
 	if (ASSERT_OK_PTR(dump, "btf_dump__new"))
 		ASSERT_OK(btf_dump__dump_type(dump, val), "dump");
+	/* Types added after btf_dump__new() are dumped as they are, and a
+	 * tag in front of a typedef stays there, without a copy of the
+	 * typedef (tp_t___2).
+	 */
+	d = btf__add_type_tag(btf, "kptr", btf__add_typedef(btf, "tp_t", btf__add_ptr(btf, ts)));
+	a = add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	val = btf__add_struct(btf, "late", 16);
+	btf__add_field(btf, "a", a, 0, 0);
+	btf__add_field(btf, "t", d, 64, 0);
+	if (dump)
+		ASSERT_OK(btf_dump__dump_type(dump, val), "dump late");
 	fclose(f);
 	for (i = 0; i < ARRAY_SIZE(want); i++)
 		ASSERT_HAS_SUBSTR(buf, want[i], "declaration");
+	ASSERT_HAS_SUBSTR(buf, late, "late type");
+	ASSERT_HAS_SUBSTR(buf, "tp_t __attribute__((btf_type_tag(\"kptr\"))) t;", "tagged typedef");
+	ASSERT_NULL(strstr(buf, "___"), "no renamed copy");
 	/* The BTF itself is left in its convention. */
 	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
 out:
