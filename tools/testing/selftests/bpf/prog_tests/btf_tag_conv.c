@@ -1294,7 +1294,9 @@ static const struct {
 	{ "C>T:kptr>S", false, "C>S" },
 };
 
-/* The conversion of @c, and no kind_flag=1 type tag that was not there */
+/* The chain each shape converts to, and no kind_flag=1 type tag that was
+ * not there
+ */
 static void test_convert_shapes(void)
 {
 	enum btf_tag_convention to;
@@ -1353,7 +1355,9 @@ static void test_convert_errors(void)
 	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
 		return;
 	ASSERT_GT(build(btf, "T:kptr>P>S", true), 0, "build");
-	ASSERT_GT(add_chain(btf, "P>T:kptr>S", 3, -1, -1, 1), 0, "bad chain");
+	ASSERT_GT(add_chain(btf, "P>T:kptr>S",
+			    btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT), -1, -1,
+			    btf__find_by_name_kind(btf, "int", BTF_KIND_INT)), 0, "bad chain");
 	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
 	raw = btf__raw_data(btf, &sz);
 	data = malloc(sz);
@@ -1641,10 +1645,9 @@ out:
  * kernel without the flag gets them back in the pointee convention from
  * libbpf.
  */
-/* A kernel without BTF_FLAG_TYPE_TAG_ATTR, as libbpf sees it: the feature
- * forced missing, as btf_sanitize does.  libbpf converts the object's
- * attribute-convention BTF back, and the programs whose verdict does not
- * depend on the compiler load: the map keeps its kptrs.
+/* Open @bytes for a kernel without BTF_FLAG_TYPE_TAG_ATTR, as libbpf sees
+ * it: the feature forced missing in the object's cache, as btf_sanitize
+ * does.
  */
 static struct bpf_object *open_without_attr(const void *bytes, size_t sz)
 {
@@ -1667,6 +1670,10 @@ static struct bpf_object *open_without_attr(const void *bytes, size_t sz)
 	return obj;
 }
 
+/* libbpf converts the object's attribute-convention BTF back for such a
+ * kernel, and the programs whose verdict does not depend on the compiler
+ * load: the map keeps its kptrs.
+ */
 static void test_convert_sanitize(void)
 {
 	struct bpf_object *obj = NULL;
