@@ -1227,7 +1227,7 @@ static void chain_str(const struct btf *btf, __u32 id, char *buf, size_t sz)
 /* The header flags of @btf's own convention */
 static __u8 header_flags(const struct btf *btf)
 {
-	return btf__tag_convention(btf) == BTF_TAG_CONV_ATTR ? BTF_FLAG_TYPE_TAG_ATTR : 0;
+	return btf__type_tag_conv(btf) == BTF_TYPE_TAG_CONV_ATTRIBUTE ? BTF_FLAG_TYPE_TAG_ATTR : 0;
 }
 
 static void test_convert(const struct conv_case *c)
@@ -1247,18 +1247,18 @@ static void test_convert(const struct conv_case *c)
 	member = btf_members(btf__type_by_id(btf, val))[0].type;
 	want = verdict(btf, header_flags(btf), val, log, sizeof(log));
 
-	if (!ASSERT_OK(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), "to attr"))
+	if (!ASSERT_OK(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), "to attr"))
 		goto out;
-	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_ATTRIBUTE, "attr");
 	chain_str(btf, member, buf, sizeof(buf));
 	ASSERT_STREQ(buf, c->attr, "attr chain");
 	got = verdict(btf, header_flags(btf), val, log, sizeof(log));
 	ASSERT_STREQ(expect_str[got], expect_str[c->attr_map_fail ? MAP_FAIL : want],
 		     "attr verdict");
 
-	if (!ASSERT_OK(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), "to pointee"))
+	if (!ASSERT_OK(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, NULL), "to pointee"))
 		goto out;
-	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_POINTEE, "pointee");
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_POINTEE, "pointee");
 	chain_str(btf, member, buf, sizeof(buf));
 	ASSERT_STREQ(buf, c->back, "pointee chain");
 	got = verdict(btf, header_flags(btf), val, log, sizeof(log));
@@ -1299,7 +1299,7 @@ static const struct {
  */
 static void test_convert_shapes(void)
 {
-	enum btf_tag_convention to;
+	enum btf_type_tag_conv to;
 	const struct btf_type *t;
 	int i, j, val, attrs;
 	struct btf *btf;
@@ -1313,9 +1313,9 @@ static void test_convert_shapes(void)
 		if (!ASSERT_GT(val, 0, shape_cases[i].from))
 			goto next;
 		if (shape_cases[i].attr)
-			btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR);
-		to = shape_cases[i].attr ? BTF_TAG_CONV_POINTEE : BTF_TAG_CONV_ATTR;
-		if (!ASSERT_OK(btf__convert_tag_convention(btf, to), shape_cases[i].from))
+			btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE);
+		to = shape_cases[i].attr ? BTF_TYPE_TAG_CONV_POINTEE : BTF_TYPE_TAG_CONV_ATTRIBUTE;
+		if (!ASSERT_OK(btf__convert_type_tags(btf, to, NULL), shape_cases[i].from))
 			goto next;
 		chain_str(btf, btf_members(btf__type_by_id(btf, val))[0].type, buf, sizeof(buf));
 		ASSERT_STREQ(buf, shape_cases[i].to, shape_cases[i].from);
@@ -1343,9 +1343,10 @@ static void test_convert_errors(void)
 	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
 		return;
 	ASSERT_GT(build(btf, "P>T:kptr>S", true), 0, "build");
-	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
-	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), -EINVAL, "not a ptr");
-	ASSERT_EQ(btf__set_tag_convention(btf, 2), -EINVAL, "unknown convention");
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
+	ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, NULL), -EINVAL,
+		  "not a ptr");
+	ASSERT_EQ(btf_set_type_tag_conv(btf, 2), -EINVAL, "unknown convention");
 	btf__free(btf);
 
 	/* A chain that fails makes the whole conversion fail, and the BTF
@@ -1358,13 +1359,13 @@ static void test_convert_errors(void)
 	ASSERT_GT(add_chain(btf, "P>T:kptr>S",
 			    btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT), -1, -1,
 			    btf__find_by_name_kind(btf, "int", BTF_KIND_INT)), 0, "bad chain");
-	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
 	raw = btf__raw_data(btf, &sz);
 	data = malloc(sz);
 	if (ASSERT_OK_PTR(data, "malloc")) {
 		memcpy(data, raw, sz);
 		id = btf__type_cnt(btf);
-		ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_POINTEE), -EINVAL,
+		ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, NULL), -EINVAL,
 			  "one bad chain");
 		ASSERT_EQ(btf__type_cnt(btf), id, "no type appended");
 		raw = btf__raw_data(btf, &sz2);
@@ -1380,7 +1381,7 @@ static void test_convert_errors(void)
 		return;
 	id = btf__add_const(btf, btf__type_cnt(btf));
 	btf__add_ptr(btf, id);
-	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), -ELOOP, "cycle");
+	ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), -ELOOP, "cycle");
 	btf__free(btf);
 	btf = btf__new_empty();
 	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
@@ -1390,7 +1391,7 @@ static void test_convert_errors(void)
 	for (i = 0; i < 40; i++)
 		id = btf__add_const(btf, id);
 	btf__add_ptr(btf, id);
-	ASSERT_EQ(btf__convert_tag_convention(btf, BTF_TAG_CONV_ATTR), -ELOOP, "long");
+	ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), -ELOOP, "long");
 
 	/* Header flags libbpf does not know */
 	raw = btf__raw_data(btf, &sz);
@@ -1400,8 +1401,8 @@ static void test_convert_errors(void)
 		((struct btf_header *)data)->flags = BTF_FLAG_TYPE_TAG_ATTR << 1;
 		copy = btf__new(data, sz);
 		if (ASSERT_OK_PTR(copy, "btf__new")) {
-			ASSERT_EQ(btf__tag_convention(copy), BTF_TAG_CONV_POINTEE, "conv");
-			ASSERT_EQ(btf__convert_tag_convention(copy, BTF_TAG_CONV_ATTR),
+			ASSERT_EQ(btf__type_tag_conv(copy), BTF_TYPE_TAG_CONV_POINTEE, "conv");
+			ASSERT_EQ(btf__convert_type_tags(copy, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL),
 				  -EOPNOTSUPP, "unknown flag");
 			btf__free(copy);
 		}
@@ -1428,11 +1429,11 @@ static void test_convert_dedup(void)
 	btf__add_struct(btf, "val", 16);
 	btf__add_field(btf, "a", a, 0, 0);
 	btf__add_field(btf, "b", b, 64, 0);
-	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
 	if (!ASSERT_OK(btf__dedup(btf, NULL), "dedup"))
 		goto out;
 	ASSERT_EQ(btf__type_cnt(btf), 6, "types");
-	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_ATTRIBUTE, "attr");
 	chain_str(btf, btf_members(btf__type_by_id(btf, 5))[1].type, buf, sizeof(buf));
 	ASSERT_STREQ(buf, "T:kptr>P>S", "chain");
 out:
@@ -1476,7 +1477,7 @@ static void test_convert_dump(void)
 	btf__add_field(btf, "a", a, 0, 0);
 	btf__add_field(btf, "b", b, 64, 0);
 	btf__add_field(btf, "c", d, 128, 0);
-	ASSERT_OK(btf__set_tag_convention(btf, BTF_TAG_CONV_ATTR), "set attr");
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
 
 	f = open_memstream(&buf, &buf_sz);
 	if (!ASSERT_OK_PTR(f, "open_memstream"))
@@ -1502,7 +1503,7 @@ static void test_convert_dump(void)
 	ASSERT_HAS_SUBSTR(buf, "tp_t __attribute__((btf_type_tag(\"kptr\"))) t;", "tagged typedef");
 	ASSERT_NULL(strstr(buf, "___"), "no renamed copy");
 	/* The BTF itself is left in its convention. */
-	ASSERT_EQ(btf__tag_convention(btf), BTF_TAG_CONV_ATTR, "attr");
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_ATTRIBUTE, "attr");
 out:
 	btf_dump__free(dump);
 	free(buf);
@@ -1519,17 +1520,19 @@ static const void *conv_elf_bytes(size_t *sz)
 	return conv_bytes;
 }
 
-/* Link @n objects @in into one in @conv (or, for -1, in the convention of
- * the first); the result in malloc()ed *@out.
+/* Link @n objects @in into one in @conv (or, for -1, with the linker's
+ * default options); the result in malloc()ed *@out.
  */
 static int link_objects(const void **in, size_t *in_sz, int n, int conv, void **out,
 			size_t *out_sz)
 {
-	LIBBPF_OPTS(bpf_linker_opts, opts, .set_tag_conv = conv >= 0, .tag_conv = conv);
+	LIBBPF_OPTS(bpf_linker_opts, opts);
 	struct bpf_linker *linker;
 	struct stat st;
 	int i, fd, err = 0;
 
+	if (conv >= 0)
+		opts.type_tag_conv = conv;
 	*out = NULL;
 	fd = memfd_create("btf_tag_conv", 0);
 	if (!ASSERT_GE(fd, 0, "memfd"))
@@ -1555,7 +1558,7 @@ static int link_objects(const void **in, size_t *in_sz, int n, int conv, void **
 }
 
 /* Link @in alone into @conv. */
-static int link_converted(const void *in, size_t in_sz, enum btf_tag_convention conv,
+static int link_converted(const void *in, size_t in_sz, enum btf_type_tag_conv conv,
 			  void **out, size_t *out_sz)
 {
 	return link_objects(&in, &in_sz, 1, conv, out, out_sz);
@@ -1585,9 +1588,9 @@ static int count_kptr_tags(const struct btf *btf, bool before)
 }
 
 /* Check that the object @bytes is in @conv, with kptr tags in its places. */
-static void check_object(const void *bytes, size_t sz, enum btf_tag_convention conv)
+static void check_object(const void *bytes, size_t sz, enum btf_type_tag_conv conv)
 {
-	bool attr = conv == BTF_TAG_CONV_ATTR;
+	bool attr = conv == BTF_TYPE_TAG_CONV_ATTRIBUTE;
 	struct bpf_object *obj;
 	struct btf *btf;
 
@@ -1595,7 +1598,7 @@ static void check_object(const void *bytes, size_t sz, enum btf_tag_convention c
 	if (!ASSERT_OK_PTR(obj, "open"))
 		return;
 	btf = bpf_object__btf(obj);
-	ASSERT_EQ(btf__tag_convention(btf), conv, "convention");
+	ASSERT_EQ(btf__type_tag_conv(btf), conv, "convention");
 	ASSERT_GE(count_kptr_tags(btf, attr), 1, "moved");
 	ASSERT_EQ(count_kptr_tags(btf, !attr), 0, "left");
 	bpf_object__close(obj);
@@ -1612,11 +1615,11 @@ static void test_convert_linker(void)
 	const void *in[2];
 
 	in[0] = btf_tag_conv_kptr__elf_bytes(&in_sz[0]);
-	if (link_converted(in[0], in_sz[0], BTF_TAG_CONV_ATTR, &attr, &attr_sz))
+	if (link_converted(in[0], in_sz[0], BTF_TYPE_TAG_CONV_ATTRIBUTE, &attr, &attr_sz))
 		goto out;
-	check_object(attr, attr_sz, BTF_TAG_CONV_ATTR);
-	if (!link_converted(attr, attr_sz, BTF_TAG_CONV_POINTEE, &back, &back_sz))
-		check_object(back, back_sz, BTF_TAG_CONV_POINTEE);
+	check_object(attr, attr_sz, BTF_TYPE_TAG_CONV_ATTRIBUTE);
+	if (!link_converted(attr, attr_sz, BTF_TYPE_TAG_CONV_POINTEE, &back, &back_sz))
+		check_object(back, back_sz, BTF_TYPE_TAG_CONV_POINTEE);
 	free(back);
 
 	/* Without a convention asked for, the output is in the pointee
@@ -1627,14 +1630,14 @@ static void test_convert_linker(void)
 	in_sz[0] = attr_sz;
 	in[1] = btf_tag_conv_user__elf_bytes(&in_sz[1]);
 	if (!link_objects(in, in_sz, 2, -1, &both, &both_sz))
-		check_object(both, both_sz, BTF_TAG_CONV_POINTEE);
+		check_object(both, both_sz, BTF_TYPE_TAG_CONV_POINTEE);
 	free(both);
 	in[0] = in[1];
 	in_sz[0] = in_sz[1];
 	in[1] = attr;
 	in_sz[1] = attr_sz;
 	if (!link_objects(in, in_sz, 2, -1, &both, &both_sz))
-		check_object(both, both_sz, BTF_TAG_CONV_POINTEE);
+		check_object(both, both_sz, BTF_TYPE_TAG_CONV_POINTEE);
 	free(both);
 out:
 	free(attr);
@@ -1686,17 +1689,17 @@ static void test_convert_sanitize(void)
 	int id;
 
 	in = btf_tag_conv_kptr__elf_bytes(&in_sz);
-	if (link_converted(in, in_sz, BTF_TAG_CONV_ATTR, &out, &out_sz))
+	if (link_converted(in, in_sz, BTF_TYPE_TAG_CONV_ATTRIBUTE, &out, &out_sz))
 		return;
 	obj = open_without_attr(out, out_sz);
 	if (!obj)
 		goto out;
 
-	ASSERT_EQ(btf__tag_convention(bpf_object__btf(obj)), BTF_TAG_CONV_ATTR, "object");
+	ASSERT_EQ(btf__type_tag_conv(bpf_object__btf(obj)), BTF_TYPE_TAG_CONV_ATTRIBUTE, "object");
 	kern_btf = bpf_object__sanitize_btf(obj, bpf_object__btf(obj));
 	if (!ASSERT_OK_PTR(kern_btf, "sanitize"))
 		goto out;
-	ASSERT_EQ(btf__tag_convention(kern_btf), BTF_TAG_CONV_POINTEE, "for the kernel");
+	ASSERT_EQ(btf__type_tag_conv(kern_btf), BTF_TYPE_TAG_CONV_POINTEE, "for the kernel");
 	ASSERT_EQ(count_kptr_tags(kern_btf, true), 0, "no kptr tag before a PTR");
 	ASSERT_GE(count_kptr_tags(kern_btf, false), 2, "kptr tags after a PTR");
 
@@ -1728,6 +1731,132 @@ out:
 	free(out);
 }
 
+/* The copy for a kernel without the flag makes a member refer to the
+ * kptr's PTR, not to the typedef in front of it: a DECL_TAG on the typedef
+ * keeps a typedef as its target, and the kernel takes the BTF.
+ */
+static void test_sanitize_decl_tag(void)
+{
+	const struct btf_type *t;
+	int int_id, s, td, val, dt, fd;
+	struct btf *btf;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "new"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	s = btf__add_struct(btf, "s", 4);
+	btf__add_field(btf, "a", int_id, 0, 0);
+	/* typedef struct s * __kptr_untrusted tp_t; struct val { tp_t p; }; */
+	td = btf__add_typedef(btf, "tp_t",
+			      btf__add_type_tag(btf, "kptr_untrusted", btf__add_ptr(btf, s)));
+	val = btf__add_struct(btf, "val", 8);
+	btf__add_field(btf, "p", td, 0, 0);
+	dt = btf__add_decl_tag(btf, "tp_tag", td, -1);
+	if (!ASSERT_GT(dt, 0, "decl tag") ||
+	    !ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "attr") ||
+	    !ASSERT_OK(btf_convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, true), "sanitize"))
+		goto out;
+
+	t = btf__type_by_id(btf, btf__type_by_id(btf, dt)->type);
+	ASSERT_EQ(btf_kind(t), BTF_KIND_TYPEDEF, "decl tag target");
+	t = btf__type_by_id(btf, btf_members(btf__type_by_id(btf, val))[0].type);
+	if (ASSERT_EQ(btf_kind(t), BTF_KIND_PTR, "member is the PTR"))
+		ASSERT_TRUE(btf_is_type_tag(btf__type_by_id(btf, t->type)), "PTR -> TYPE_TAG");
+	fd = btf__load_into_kernel(btf);
+	ASSERT_OK(fd, "load");
+out:
+	btf__free(btf);
+}
+
+/* A light skeleton's loader runs on kernels that nobody probed: the BTF in
+ * its data is in the pointee convention, which every kernel reads.
+ */
+static void test_light_skel_pointee(void)
+{
+	LIBBPF_OPTS(gen_loader_opts, gen);
+	struct bpf_object *obj = NULL;
+	int pointee = 0, attr = 0;
+	size_t in_sz, out_sz;
+	void *out = NULL;
+	const __u8 *d;
+	const void *in;
+	__u32 i;
+
+	in = btf_tag_conv_kptr__elf_bytes(&in_sz);
+	if (link_converted(in, in_sz, BTF_TYPE_TAG_CONV_ATTRIBUTE, &out, &out_sz))
+		return;
+	obj = bpf_object__open_mem(out, out_sz, NULL);
+	if (!ASSERT_OK_PTR(obj, "open") ||
+	    !ASSERT_OK(bpf_object__gen_loader(obj, &gen), "gen_loader") ||
+	    !ASSERT_OK(bpf_object__load(obj), "generate"))
+		goto out;
+	/* struct btf_header: magic 0xeB9F, version 1, flags, hdr_len */
+	for (i = 0, d = (const __u8 *)gen.data; i + sizeof(struct btf_header) <= gen.data_sz; i++) {
+		if (d[i] != 0x9f || d[i + 1] != 0xeb || d[i + 2] != BTF_VERSION)
+			continue;
+		if (d[i + 3] & BTF_FLAG_TYPE_TAG_ATTR)
+			attr++;
+		else
+			pointee++;
+	}
+	ASSERT_EQ(pointee, 1, "pointee BTF in the loader's data");
+	ASSERT_EQ(attr, 0, "attribute BTF in the loader's data");
+out:
+	bpf_object__close(obj);
+	free(out);
+}
+
+static char load_msg[4096];
+
+static int load_msg_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	size_t n = strlen(load_msg);
+
+	if (n < sizeof(load_msg) - 1)
+		vsnprintf(load_msg + n, sizeof(load_msg) - n, fmt, args);
+	return 0;
+}
+
+/* A direct caller of btf__load_into_kernel() gets attribute-convention BTF
+ * loaded by a kernel that reads the flag, and a clear error from one that
+ * does not (the base kernel, in scripts/basecmp.sh).
+ */
+static void test_load_attr(void)
+{
+	libbpf_print_fn_t old_print;
+	char log[256];
+	int fd, err, s;
+	bool kernel_attr;
+	struct btf *btf;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "new"))
+		return;
+	s = btf__add_struct(btf, "s", 0);
+	btf__add_type_tag(btf, "kptr", btf__add_ptr(btf, s));
+	if (!ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "attr"))
+		goto out;
+	/* the oracle: BPF_BTF_LOAD of the same BTF, without libbpf */
+	fd = load_btf(btf, BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+	kernel_attr = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+
+	load_msg[0] = 0;
+	old_print = libbpf_set_print(load_msg_print);
+	err = btf__load_into_kernel(btf);
+	libbpf_set_print(old_print);
+	if (kernel_attr) {
+		ASSERT_OK(err, "load");
+	} else {
+		ASSERT_EQ(err, -EOPNOTSUPP, "load");
+		ASSERT_HAS_SUBSTR(load_msg, "attribute type tag convention", "message");
+	}
+out:
+	btf__free(btf);
+}
+
 static void test_convert_progs(const char *name, skel_elf_bytes_fn elf_bytes)
 {
 	struct test_loader tester = {};
@@ -1736,7 +1865,7 @@ static void test_convert_progs(const char *name, skel_elf_bytes_fn elf_bytes)
 
 	free(conv_bytes);
 	in = elf_bytes(&in_sz);
-	if (link_converted(in, in_sz, BTF_TAG_CONV_ATTR, &conv_bytes, &conv_sz))
+	if (link_converted(in, in_sz, BTF_TYPE_TAG_CONV_ATTRIBUTE, &conv_bytes, &conv_sz))
 		return;
 	test_loader__run_subtests(&tester, name, conv_elf_bytes);
 	test_loader_fini(&tester);
@@ -1808,6 +1937,12 @@ void test_btf_tag_conv(void)
 		test_convert_linker();
 	if (test__start_subtest("convert_sanitize"))
 		test_convert_sanitize();
+	if (test__start_subtest("sanitize_decl_tag"))
+		test_sanitize_decl_tag();
+	if (test__start_subtest("light_skel_pointee"))
+		test_light_skel_pointee();
+	if (test__start_subtest("load_attr"))
+		test_load_attr();
 	test_convert_progs("btf_tag_conv_kptr", btf_tag_conv_kptr__elf_bytes);
 	test_convert_progs("btf_tag_conv_user", btf_tag_conv_user__elf_bytes);
 	free(conv_bytes);

@@ -146,7 +146,7 @@ static struct btf *prop_generate(bool attr, int *val)
 	for (i = 0; i < n; i++)
 		btf__add_field(p.btf, "m", heads[i], 64 * i, 0);
 	if (attr)
-		btf__set_tag_convention(p.btf, BTF_TAG_CONV_ATTR);
+		btf_set_type_tag_conv(p.btf, BTF_TYPE_TAG_CONV_ATTRIBUTE);
 	return p.btf;
 }
 
@@ -207,8 +207,8 @@ static bool prop_same(const struct btf *a, bool attr_a, __u32 ida,
 static bool prop_members_same(const struct btf *a, const struct btf *b, int val)
 {
 	const struct btf_type *ta = btf__type_by_id(a, val), *tb = btf__type_by_id(b, val);
-	bool attr_a = btf__tag_convention(a) == BTF_TAG_CONV_ATTR;
-	bool attr_b = btf__tag_convention(b) == BTF_TAG_CONV_ATTR;
+	bool attr_a = btf__type_tag_conv(a) == BTF_TYPE_TAG_CONV_ATTRIBUTE;
+	bool attr_b = btf__type_tag_conv(b) == BTF_TYPE_TAG_CONV_ATTRIBUTE;
 	int i;
 
 	for (i = 0; i < btf_vlen(ta); i++)
@@ -239,7 +239,7 @@ struct prop_stats {
 
 static bool prop_round(__u32 seed, struct prop_stats *st)
 {
-	enum btf_tag_convention from, to;
+	enum btf_type_tag_conv from, to;
 	struct btf *btf, *orig = NULL;
 	const void *raw;
 	void *raw0 = NULL;
@@ -253,7 +253,7 @@ static bool prop_round(__u32 seed, struct prop_stats *st)
 		prop_state = 1;
 	from = prop_rand(2);
 	to = !from;
-	btf = prop_generate(from == BTF_TAG_CONV_ATTR, &val);
+	btf = prop_generate(from == BTF_TYPE_TAG_CONV_ATTRIBUTE, &val);
 	if (!ASSERT_OK_PTR(btf, "generate"))
 		return false;
 	raw = btf__raw_data(btf, &sz0);
@@ -265,7 +265,7 @@ static bool prop_round(__u32 seed, struct prop_stats *st)
 	if (!ASSERT_OK_PTR(orig, "orig"))
 		goto out;
 
-	err = btf__convert_tag_convention(btf, to);
+	err = btf__convert_type_tags(btf, to, NULL);
 	if (err) {
 		switch (err) {
 		case -EINVAL:
@@ -293,7 +293,7 @@ static bool prop_round(__u32 seed, struct prop_stats *st)
 		PRINT_FAIL("seed %u: the conversion changed a meaning\n", seed);
 		goto out;
 	}
-	err = btf__convert_tag_convention(btf, from);
+	err = btf__convert_type_tags(btf, from, NULL);
 	if (err) {
 		PRINT_FAIL("seed %u: the way back failed: %d\n", seed, err);
 		goto out;
