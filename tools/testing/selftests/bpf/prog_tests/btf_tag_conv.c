@@ -1738,21 +1738,20 @@ out:
 static void test_sanitize_decl_tag(void)
 {
 	const struct btf_type *t;
-	int int_id, s, td, val, dt, fd;
+	int td, val, dt, err;
 	struct btf *btf;
 
 	btf = btf__new_empty();
 	if (!ASSERT_OK_PTR(btf, "new"))
 		return;
-	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-	s = btf__add_struct(btf, "s", 4);
-	btf__add_field(btf, "a", int_id, 0, 0);
-	/* typedef struct s * __kptr_untrusted tp_t; struct val { tp_t p; }; */
-	td = btf__add_typedef(btf, "tp_t",
-			      btf__add_type_tag(btf, "kptr_untrusted", btf__add_ptr(btf, s)));
-	val = btf__add_struct(btf, "val", 8);
-	btf__add_field(btf, "p", td, 0, 0);
-	dt = btf__add_decl_tag(btf, "tp_tag", td, -1);
+	/* typedef struct task_struct * __kptr_untrusted td_t;
+	 * struct val { td_t f; long x; };
+	 */
+	val = build(btf, "D>T:kptr_untrusted>P>S", true);
+	if (!ASSERT_GT(val, 0, "build"))
+		goto out;
+	td = btf_members(btf__type_by_id(btf, val))[0].type;
+	dt = btf__add_decl_tag(btf, "td_tag", td, -1);
 	if (!ASSERT_GT(dt, 0, "decl tag") ||
 	    !ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "attr") ||
 	    !ASSERT_OK(btf_convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, true), "sanitize"))
@@ -1763,8 +1762,8 @@ static void test_sanitize_decl_tag(void)
 	t = btf__type_by_id(btf, btf_members(btf__type_by_id(btf, val))[0].type);
 	if (ASSERT_EQ(btf_kind(t), BTF_KIND_PTR, "member is the PTR"))
 		ASSERT_TRUE(btf_is_type_tag(btf__type_by_id(btf, t->type)), "PTR -> TYPE_TAG");
-	fd = btf__load_into_kernel(btf);
-	ASSERT_OK(fd, "load");
+	err = btf__load_into_kernel(btf);
+	ASSERT_OK(err, "load");
 out:
 	btf__free(btf);
 }
@@ -1825,17 +1824,16 @@ static int load_msg_print(enum libbpf_print_level level, const char *fmt, va_lis
 static void test_load_attr(void)
 {
 	libbpf_print_fn_t old_print;
-	char log[256];
-	int fd, err, s;
+	char log[4096];
 	bool kernel_attr;
 	struct btf *btf;
+	int fd, err;
 
 	btf = btf__new_empty();
 	if (!ASSERT_OK_PTR(btf, "new"))
 		return;
-	s = btf__add_struct(btf, "s", 0);
-	btf__add_type_tag(btf, "kptr", btf__add_ptr(btf, s));
-	if (!ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "attr"))
+	if (!ASSERT_GT(build(btf, "T:kptr>P>S", true), 0, "build") ||
+	    !ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "attr"))
 		goto out;
 	/* the oracle: BPF_BTF_LOAD of the same BTF, without libbpf */
 	fd = load_btf(btf, BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
