@@ -27,7 +27,7 @@ rm -rf "$out"; mkdir -p "$out"
 
 # 1. The series' tests (the selftests.list entries named btf_tag_conv*), both
 #    flavours: vmrun.sh's own plan.
-grep -E '^btf_tag_conv' "$TOP/config/selftests.list" >"$out/allow"
+list_file "$TOP/config/selftests.list" | awk '/^btf_tag_conv/ { print $1 }' >"$out/allow"
 # Its own result dir: the patched kernel's results in $st/vm stay.
 BTT_VM_NAME=vm-base BTT_VM_IMAGE=$base_img BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
 for f in $(flavours objects); do cp "$st/vm-base/$f.log" "$out/base-$f.log"; done
@@ -38,10 +38,10 @@ grep -E '^  (btf_tag_conv|flavour)|^flavour' "$out/base-tests.txt" || true
 echo "verdicts on the base kernel: compiler's object / attribute-converted object"
 for f in $(flavours objects); do
 	awk -v f="$f" '
-		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv(_kptr|_user)?\/(kptr|read)_[a-z_]+:[A-Z]+/) {
+		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv_(kptr|user|obj)\/(kptr|read)_[a-z_]+:[A-Z]+/) {
 			split(substr($0, RSTART, RLENGTH), a, /[ \/:]+/)
 			name = a[4]; v = a[5]
-			if (a[3] == "btf_tag_conv") conv[name] = v; else orig[name] = v
+			if (a[3] == "btf_tag_conv_obj") conv[name] = v; else orig[name] = v
 		}
 		END { for (n in orig) printf "  %-6s %-20s %-5s %s\n", f, n, orig[n], conv[n] }' \
 		"$out/base-$f.log" | sort

@@ -27,16 +27,30 @@ rm -f "$out/.built"
 # The selftests write generated files into their source: build in a copy.
 rsync -a --exclude=/.git "$src/" "$copy/"
 
-# Keep the subset's prog_tests and the progs they use; drop the rest.
-mapfile -t tests < <(list_file "${BTT_ST_LIST:-$TOP/config/selftests.list}")
+# Keep the subset's prog_tests and the progs they use; drop the rest. A list
+# line is "TEST [PROG...]": PROGs (globs under progs/, without .c) are progs
+# the test opens by a computed name. A skeleton that the Makefile links from
+# several objects (X.skel.h-deps) keeps those objects' progs, and is the only
+# kind of linked skeleton built.
 keep=$(mktemp)
-for t in "${tests[@]}"; do
+linked=
+while read -r t extra; do
 	f=$st/prog_tests/$t.c
 	[ -f "$f" ] || die "selftest '$t' in config/selftests.list has no prog_tests/$t.c"
 	echo "prog_tests/$t.c" >>"$keep"
-	{ grep -ohE '[A-Za-z0-9_]+\.skel\.h|"[A-Za-z0-9_]+\.bpf\.o"' "$f" || true; } |
-		sed -E 's/"//g; s/\.skel\.h$|\.bpf\.o$//; s|^|progs/|; s|$|.c|' >>"$keep"
-done
+	for g in $extra; do
+		(cd "$st" && compgen -G "progs/$g.c") >>"$keep" ||
+			die "'$g' of selftest '$t' matches no progs/*.c"
+	done
+	for s in $(grep -ohE '[A-Za-z0-9_]+\.skel\.h|"[A-Za-z0-9_]+\.bpf\.o"' "$f" | tr -d '"' | sort -u); do
+		deps=$(sed -n "s/^${s//./\\.}-deps := //p" "$st/Makefile")
+		if [ -n "$deps" ]; then
+			linked="$linked $s"
+			s=$deps
+		fi
+		printf '%s\n' $s | sed -E 's/\.skel\.h$|\.bpf\.o$//; s|^|progs/|; s|$|.c|' >>"$keep"
+	done
+done < <(list_file "${BTT_ST_LIST:-$TOP/config/selftests.list}")
 # Programs that #include another program's .c file need that one too.
 for p in $(sort -u "$keep" | grep '^progs/'); do
 	[ -f "$st/$p" ] || die "$p, used by the subset, does not exist"
@@ -60,7 +74,7 @@ build() {
 	with_progress "selftests ($dir)" "$dir/build.log" \
 		'echo "$(grep -cE "^ +(CC|CLNG-BPF|GCC-BPF|GEN-SKEL|BINARY)" "$dir/build.log") steps done"' \
 		in_root "$st" "make $kvars CC='ccache $cc' HOSTCC='ccache $cc' O=$kb OUTPUT=$dir \
-		LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= LINKED_SKELS= -j$JOBS $*" ||
+		LSKELS= LSKELS_SIGNED= LSKELS_EXTRA= LINKED_SKELS='${linked# }' -j$JOBS $*" ||
 		{ grep -E 'error|Error' "$dir/build.log" | head -n 20 >&2; die "selftests build failed, see $dir/build.log"; }
 }
 # One make per output dir, with the make variables and runners of its flavours.

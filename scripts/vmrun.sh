@@ -40,7 +40,7 @@ rm -rf "$v"
 mkdir -p "$v"
 
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
-list_file "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" >"$v/allow"
+list_file "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" | awk '{ print $1 }' >"$v/allow"
 for f in $(flavours objects); do
 	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$TOP/config/$d"; done >"$v/deny.$f"
 done

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libbpf's type tag convention conversion of BTF: the chains it writes, the
+ * kernel's verdict on them, its errors, and dedup and btf_dump of converted
+ * BTF.
+ */
+#include <test_progs.h>
+#include <bpf/btf.h>
+#include "bpf/libbpf_internal.h"
+#include "btf_tag_helpers.h"
+
+/* libbpf's conversion between the conventions: each pointee chain, what it
+ * becomes in the attribute convention, and what that becomes converted
+ * back.  The verdicts stay the same.
+ */
+struct conv_case {
+	const char *pointee, *attr, *back;
+	/* The attribute form fails map creation: with the flag, a malformed
+	 * kptr is an error; without it, the map is made without the field.
+	 */
+	bool attr_map_fail;
+};
+
+static const struct conv_case conv_cases[] = {
+	{ "P>T:kptr>S", "T:kptr>P>S", "P>T:kptr>S" },
+	{ "P>T:kptr_untrusted>S", "T:kptr_untrusted>P>S", "P>T:kptr_untrusted>S" },
+	{ "P>T:percpu_kptr>S", "T:percpu_kptr>P>S", "P>T:percpu_kptr>S" },
+	{ "P>T:uptr>S", "T:uptr>P>S", "P>T:uptr>S" },
+	{ "C>P>T:kptr>S", "C>T:kptr>P>S", "C>P>T:kptr>S" },
+	{ "V>P>T:kptr>S", "V>T:kptr>P>S", "V>P>T:kptr>S" },
+	{ "D>P>T:kptr>S", "D>T:kptr>P>S", "D>P>T:kptr>S" },
+	/* Links after the PTR stay there, behind the moved tags. */
+	{ "P>C>T:kptr>S", "T:kptr>P>C>S", "P>T:kptr>C>S" },
+	{ "P>T:rcu>T:kptr>S", "T:kptr>P>T:rcu>S", "P>T:kptr>T:rcu>S" },
+	{ "P>T:kptr>P>S", "T:kptr>P>P>S", "P>T:kptr>P>S", true },
+	{ "Y>P>T:kptr>S", "Y>T:kptr>P>S", "Y>P>T:kptr>S" },
+	/* Nothing to move */
+	{ "P>T:user>I", "P>T:user>I", "P>T:user>I" },
+	{ "P>T:foo>S", "P>T:foo>S", "P>T:foo>S" },
+	{ "P>A:kptr>S", "P>A:kptr>S", "P>A:kptr>S" },
+	{ "T:kptr>P>S", "T:kptr>P>S", "P>T:kptr>S" },
+	{ "T:foo>L", "T:foo>L", "T:foo>L" },
+};
+
+static void test_convert(const struct conv_case *c)
+{
+	enum btf_tag_expect want, want_attr, got;
+	char buf[128], log[4096];
+	struct btf *btf;
+	__u32 member;
+	int val;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	val = btf_tag_build(btf, c->pointee, false);
+	if (!ASSERT_GT(val, 0, "build"))
+		goto out;
+	member = btf_members(btf__type_by_id(btf, val))[0].type;
+	want = btf_tag_verdict(btf, btf_tag_header_flags(btf), val, log, sizeof(log));
+
+	if (!ASSERT_OK(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), "to attr"))
+		goto out;
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_ATTRIBUTE, "attr");
+	btf_tag_chain_str(btf, member, buf, sizeof(buf));
+	ASSERT_STREQ(buf, c->attr, "attr chain");
+	got = btf_tag_verdict(btf, btf_tag_header_flags(btf), val, log, sizeof(log));
+	want_attr = c->attr_map_fail ? MAP_FAIL : want;
+	ASSERT_STREQ(btf_tag_expect_str[got], btf_tag_expect_str[want_attr], "attr verdict");
+
+	if (!ASSERT_OK(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, NULL), "to pointee"))
+		goto out;
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_POINTEE, "pointee");
+	btf_tag_chain_str(btf, member, buf, sizeof(buf));
+	ASSERT_STREQ(buf, c->back, "pointee chain");
+	got = btf_tag_verdict(btf, btf_tag_header_flags(btf), val, log, sizeof(log));
+	ASSERT_STREQ(btf_tag_expect_str[got], btf_tag_expect_str[want], "pointee verdict");
+out:
+	btf__free(btf);
+}
+
+/* Chains that the kernel reads the same way in both conventions, and what
+ * the conversion makes of them, without a kernel: pointers to pointers as
+ * the compilers emit them (inner PTR first), void pointees, typedefs.
+ */
+static const struct {
+	const char *from;
+	bool attr;	/* @from is in the attribute convention */
+	const char *to;
+} shape_cases[] = {
+	/* struct task_struct __kptr **b: a plain pointer to a kptr */
+	{ "P>P>T:kptr>S", false, "P>T:kptr>P>S" },
+	{ "P>T:kptr>P>S", true, "P>P>T:kptr>S" },
+	{ "P>T:kptr>P>T:kptr>S", false, "T:kptr>P>T:kptr>P>S" },
+	{ "T:kptr>P>T:kptr>P>S", true, "P>T:kptr>P>T:kptr>S" },
+	/* void pointees */
+	{ "T:kptr>C>P>0", true, "C>P>T:kptr>0" },
+	{ "T:uptr>P>0", true, "P>T:uptr>0" },
+	{ "P>C>T:kptr>0", false, "T:kptr>P>C>0" },
+	{ "P>T:uptr>0", false, "T:uptr>P>0" },
+	/* typedefs of tagged types */
+	{ "P>D>T:kptr>S", false, "T:kptr>P>D>S" },
+	{ "D>T:kptr>P>S", true, "D>P>T:kptr>S" },
+	/* a kptr tag on no pointer means nothing without the flag */
+	{ "T:kptr>I", false, "I" },
+	{ "C>T:kptr>S", false, "C>S" },
+};
+
+/* The chain each shape converts to, and no kind_flag=1 type tag that was
+ * not there
+ */
+static void test_convert_shapes(void)
+{
+	enum btf_type_tag_conv to;
+	const struct btf_type *t;
+	int i, j, val, attrs;
+	struct btf *btf;
+	char buf[128];
+
+	for (i = 0; i < ARRAY_SIZE(shape_cases); i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		val = btf_tag_build(btf, shape_cases[i].from, shape_cases[i].attr);
+		if (!ASSERT_GT(val, 0, shape_cases[i].from))
+			goto next;
+		if (shape_cases[i].attr)
+			btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE);
+		to = shape_cases[i].attr ? BTF_TYPE_TAG_CONV_POINTEE : BTF_TYPE_TAG_CONV_ATTRIBUTE;
+		if (!ASSERT_OK(btf__convert_type_tags(btf, to, NULL), shape_cases[i].from))
+			goto next;
+		btf_tag_chain_str(btf, btf_members(btf__type_by_id(btf, val))[0].type, buf,
+				  sizeof(buf));
+		ASSERT_STREQ(buf, shape_cases[i].to, shape_cases[i].from);
+		for (j = 1, attrs = 0; j < btf__type_cnt(btf); j++) {
+			t = btf__type_by_id(btf, j);
+			attrs += btf_is_type_tag(t) && btf_kflag(t);
+		}
+		ASSERT_EQ(attrs, 0, "no attributes left behind");
+next:
+		btf__free(btf);
+	}
+}
+
+/* BTF that cannot be converted: the error, and no crash. */
+static void test_convert_errors(void)
+{
+	struct btf *btf, *copy;
+	__u32 sz, sz2;
+	const void *raw;
+	void *data;
+	int i, id;
+
+	/* A pointer property of the attribute convention on a struct */
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	ASSERT_GT(btf_tag_build(btf, "P>T:kptr>S", true), 0, "build");
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
+	ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, NULL), -EINVAL,
+		  "not a ptr");
+	ASSERT_EQ(btf_set_type_tag_conv(btf, 2), -EINVAL, "unknown convention");
+	btf__free(btf);
+
+	/* A chain that fails makes the whole conversion fail, and the BTF
+	 * is left as it was: no chain converted, no type appended.
+	 */
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	ASSERT_GT(btf_tag_build(btf, "T:kptr>P>S", true), 0, "build");
+	ASSERT_GT(btf_tag_add_chain(btf, "P>T:kptr>S",
+				    btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT),
+				    -1, -1, btf__find_by_name_kind(btf, "int", BTF_KIND_INT)),
+		  0, "bad chain");
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
+	raw = btf__raw_data(btf, &sz);
+	data = malloc(sz);
+	if (ASSERT_OK_PTR(data, "malloc")) {
+		memcpy(data, raw, sz);
+		id = btf__type_cnt(btf);
+		ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, NULL), -EINVAL,
+			  "one bad chain");
+		ASSERT_EQ(btf__type_cnt(btf), id, "no type appended");
+		raw = btf__raw_data(btf, &sz2);
+		ASSERT_EQ(sz2, sz, "same size");
+		ASSERT_OK(memcmp(raw, data, sz), "same bytes");
+		free(data);
+	}
+	btf__free(btf);
+
+	/* A cycle of consts behind a pointer, and a chain of 40 */
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	id = btf__add_const(btf, btf__type_cnt(btf));
+	btf__add_ptr(btf, id);
+	ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), -ELOOP, "cycle");
+	btf__free(btf);
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	id = btf__add_type_tag(btf, "kptr", id);
+	for (i = 0; i < 40; i++)
+		id = btf__add_const(btf, id);
+	btf__add_ptr(btf, id);
+	ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), -ELOOP, "long");
+
+	/* Header flags libbpf does not know */
+	raw = btf__raw_data(btf, &sz);
+	data = malloc(sz);
+	if (ASSERT_OK_PTR(data, "malloc")) {
+		memcpy(data, raw, sz);
+		((struct btf_header *)data)->flags = BTF_FLAG_TYPE_TAG_ATTR << 1;
+		copy = btf__new(data, sz);
+		if (ASSERT_OK_PTR(copy, "btf__new")) {
+			ASSERT_EQ(btf__type_tag_conv(copy), BTF_TYPE_TAG_CONV_POINTEE, "conv");
+			ASSERT_EQ(btf__convert_type_tags(copy, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL),
+				  -EOPNOTSUPP, "unknown flag");
+			btf__free(copy);
+		}
+		free(data);
+	}
+	btf__free(btf);
+}
+
+/* btf__dedup() keeps the convention and the attribute chains. */
+static void test_convert_dedup(void)
+{
+	int a, b, ts, int_id;
+	struct btf *btf;
+	char buf[128];
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	ts = btf__add_struct(btf, "task_struct", 4);
+	btf__add_field(btf, "a", int_id, 0, 0);
+	a = btf_tag_add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	b = btf_tag_add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	btf__add_struct(btf, "val", 16);
+	btf__add_field(btf, "a", a, 0, 0);
+	btf__add_field(btf, "b", b, 64, 0);
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
+	if (!ASSERT_OK(btf__dedup(btf, NULL), "dedup"))
+		goto out;
+	ASSERT_EQ(btf__type_cnt(btf), 6, "types");
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_ATTRIBUTE, "attr");
+	btf_tag_chain_str(btf, btf_members(btf__type_by_id(btf, 5))[1].type, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "T:kptr>P>S", "chain");
+out:
+	btf__free(btf);
+}
+
+static void btf_dump_printf(void *ctx, const char *fmt, va_list args)
+{
+	vfprintf(ctx, fmt, args);
+}
+
+/* btf_dump writes attribute-convention BTF in the pointee convention's C,
+ * the one every compiler turns back into the same chains.
+ */
+static void test_convert_dump(void)
+{
+	static const char late[] =
+		"struct late {\n\tstruct task_struct __attribute__((btf_type_tag(\"kptr\"))) *a;";
+	static const char * const want[] = {
+		"struct task_struct __attribute__((btf_type_tag(\"kptr\"))) *a;",
+		"struct task_struct __attribute__((btf_type_tag(\"kptr\"))) * const b;",
+		"typedef struct task_struct __attribute__((btf_type_tag(\"kptr\"))) *kp_t;",
+	};
+	int i, int_id, ts, a, b, d, val;
+	struct btf_dump *dump = NULL;
+	char *buf = NULL;
+	size_t buf_sz;
+	struct btf *btf;
+	FILE *f;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	ts = btf__add_struct(btf, "task_struct", 4);
+	btf__add_field(btf, "pid", int_id, 0, 0);
+	a = btf_tag_add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	b = btf_tag_add_chain(btf, "C>T:kptr>P>S", ts, -1, -1, int_id);
+	d = btf__add_typedef(btf, "kp_t", btf_tag_add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id));
+	val = btf__add_struct(btf, "val", 24);
+	btf__add_field(btf, "a", a, 0, 0);
+	btf__add_field(btf, "b", b, 64, 0);
+	btf__add_field(btf, "c", d, 128, 0);
+	ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
+
+	f = open_memstream(&buf, &buf_sz);
+	if (!ASSERT_OK_PTR(f, "open_memstream"))
+		goto out;
+	dump = btf_dump__new(btf, btf_dump_printf, f, NULL);
+	if (ASSERT_OK_PTR(dump, "btf_dump__new"))
+		ASSERT_OK(btf_dump__dump_type(dump, val), "dump");
+	/* Types added after btf_dump__new() are dumped as they are, and a
+	 * tag in front of a typedef stays there, without a copy of the
+	 * typedef (tp_t___2).
+	 */
+	d = btf__add_type_tag(btf, "kptr", btf__add_typedef(btf, "tp_t", btf__add_ptr(btf, ts)));
+	a = btf_tag_add_chain(btf, "T:kptr>P>S", ts, -1, -1, int_id);
+	val = btf__add_struct(btf, "late", 16);
+	btf__add_field(btf, "a", a, 0, 0);
+	btf__add_field(btf, "t", d, 64, 0);
+	if (dump)
+		ASSERT_OK(btf_dump__dump_type(dump, val), "dump late");
+	fclose(f);
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		ASSERT_HAS_SUBSTR(buf, want[i], "declaration");
+	ASSERT_HAS_SUBSTR(buf, late, "late type");
+	ASSERT_HAS_SUBSTR(buf, "tp_t __attribute__((btf_type_tag(\"kptr\"))) t;", "tagged typedef");
+	ASSERT_NULL(strstr(buf, "___"), "no renamed copy");
+	/* The BTF itself is left in its convention. */
+	ASSERT_EQ(btf__type_tag_conv(btf), BTF_TYPE_TAG_CONV_ATTRIBUTE, "attr");
+out:
+	btf_dump__free(dump);
+	free(buf);
+	btf__free(btf);
+}
+
+void test_btf_tag_conv_libbpf(void)
+{
+	char name[96], *p;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(conv_cases); i++) {
+		snprintf(name, sizeof(name), "convert_%s", conv_cases[i].pointee);
+		for (p = name; *p; p++)
+			*p = *p == '>' ? '_' : *p == ':' ? '-' : *p;
+		if (test__start_subtest(name))
+			test_convert(&conv_cases[i]);
+	}
+	if (test__start_subtest("convert_shapes"))
+		test_convert_shapes();
+	if (test__start_subtest("convert_errors"))
+		test_convert_errors();
+	if (test__start_subtest("convert_dedup"))
+		test_convert_dedup();
+	if (test__start_subtest("convert_dump"))
+		test_convert_dump();
+}
