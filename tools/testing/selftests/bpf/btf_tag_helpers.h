@@ -39,7 +39,5 @@ int btf_tag_map_roundtrip(int btf_fd, int key_id, int val_id, __u32 vsz,
 enum btf_tag_expect btf_tag_probe_map(int btf_fd, int val_id);
 enum btf_tag_expect btf_tag_verdict(struct btf *btf, __u8 flags, int val,
 				    char *log, size_t log_sz);
-void btf_tag_chain_str(const struct btf *btf, __u32 id, char *buf, size_t sz);
-__u8 btf_tag_header_flags(const struct btf *btf);
 
 #endif

@@ -41,6 +41,44 @@ static const struct conv_case conv_cases[] = {
 	{ "T:foo>L", "T:foo>L", "T:foo>L" },
 };
 
+/* Render the chain at @id the way btf_tag_add_chain() reads it. */
+static void btf_tag_chain_str(const struct btf *btf, __u32 id, char *buf, size_t sz)
+{
+	static const char links[] = {
+		[BTF_KIND_PTR] = 'P', [BTF_KIND_CONST] = 'C', [BTF_KIND_VOLATILE] = 'V',
+		[BTF_KIND_RESTRICT] = 'R', [BTF_KIND_TYPEDEF] = 'D', [BTF_KIND_ARRAY] = 'Y',
+	};
+	const struct btf_type *t;
+	const char *name;
+	int n = 0, i, k;
+
+	buf[0] = 0;
+	for (i = 0; i < 16 && n < sz; i++) {
+		t = btf__type_by_id(btf, id);
+		name = btf__name_by_offset(btf, t->name_off);
+		k = btf_kind(t);
+		if (k == BTF_KIND_TYPE_TAG) {
+			n += snprintf(buf + n, sz - n, "%s:%s>", btf_kflag(t) ? "A" : "T", name);
+		} else if (k < sizeof(links) && links[k]) {
+			n += snprintf(buf + n, sz - n, "%c>", links[k]);
+		} else {
+			/* The end of the chain: 0 (void), I, S or L */
+			n += snprintf(buf + n, sz - n, "%s", !id ? "0" :
+				      k == BTF_KIND_INT ? "I" :
+				      k != BTF_KIND_STRUCT ? "?" :
+				      strcmp(name, "bpf_spin_lock") ? "S" : "L");
+			return;
+		}
+		id = k == BTF_KIND_ARRAY ? btf_array(t)->type : t->type;
+	}
+}
+
+/* The header flags of @btf's own convention */
+static __u8 btf_tag_header_flags(const struct btf *btf)
+{
+	return btf__type_tag_conv(btf) == BTF_TYPE_TAG_CONV_ATTRIBUTE ? BTF_FLAG_TYPE_TAG_ATTR : 0;
+}
+
 static void test_convert(const struct conv_case *c)
 {
 	enum btf_tag_expect want, want_attr, got;
