@@ -118,6 +118,8 @@ check "unknown convention is refused" \
 	"refused \"unknown type tag convention 'bogus'\" btf convert btf_tag_conv_kptr.bpf.o bpftool-check/x.o convention bogus"
 check "missing input is reported" \
 	"refused 'failed to open' btf convert bpftool-check/none.o bpftool-check/x.o convention pointee"
+check "an ELF file that is not a BPF object is named as such" \
+	"refused 'is an ELF file for machine 62, not a BPF object' btf convert /usr/bin/true bpftool-check/x.o convention pointee"
 # A conversion that fails leaves an existing output as it was, and no
 # temporary file: an ELF file that is not a BPF object.
 cp "$tmp/$(flavours objects | head -n1)-attr.o" "$tmp/keep.o"

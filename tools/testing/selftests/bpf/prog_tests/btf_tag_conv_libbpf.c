@@ -291,6 +291,102 @@ out:
 	btf__free(btf);
 }
 
+/* The chain of the first member of struct @name in @btf */
+static void member_chain(const struct btf *btf, const char *name, char *buf, size_t sz)
+{
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+
+	buf[0] = 0;
+	if (ASSERT_GT(id, 0, name))
+		btf_tag_chain_str(btf, btf_members(btf__type_by_id(btf, id))[0].type, buf, sz);
+}
+
+/* BTF put together from BTF of both conventions: btf__add_btf() converts
+ * what it adds to the convention of the types already there, new split BTF
+ * takes its base's convention, and btf__distill_base() keeps the convention
+ * of both halves, or refuses split BTF whose base has the other one.
+ */
+static void test_convert_merge(void)
+{
+	struct btf *src, *dst = NULL, *split = NULL, *base = NULL, *mixed = NULL;
+	struct btf *new_base = NULL, *new_split = NULL;
+	const struct btf_type *t;
+	int val, ts, kp, first;
+	const void *raw;
+	char buf[128];
+	__u32 sz;
+
+	src = btf__new_empty();
+	if (!ASSERT_OK_PTR(src, "btf__new_empty"))
+		return;
+	val = btf_tag_build(src, "T:kptr>P>S", true);
+	ASSERT_GT(val, 0, "build src");
+	ASSERT_OK(btf_set_type_tag_conv(src, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
+
+	/* Added to pointee BTF that has types: converted */
+	dst = btf__new_empty();
+	if (!ASSERT_OK_PTR(dst, "btf__new_empty"))
+		goto out;
+	ASSERT_GT(btf_tag_build(dst, "I", false), 0, "build dst");
+	first = btf__add_btf(dst, src);
+	if (!ASSERT_GT(first, 0, "add to pointee"))
+		goto out;
+	ASSERT_EQ(btf__type_tag_conv(dst), BTF_TYPE_TAG_CONV_POINTEE, "stays pointee");
+	t = btf__type_by_id(dst, first + val - 1);
+	btf_tag_chain_str(dst, btf_members(t)[0].type, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "P>T:kptr>S", "converted chain");
+
+	/* Added to BTF without types: it takes the convention */
+	btf__free(dst);
+	dst = btf__new_empty();
+	if (!ASSERT_OK_PTR(dst, "btf__new_empty"))
+		goto out;
+	ASSERT_EQ(btf__add_btf(dst, src), 1, "add to empty");
+	ASSERT_EQ(btf__type_tag_conv(dst), BTF_TYPE_TAG_CONV_ATTRIBUTE, "takes attr");
+	btf_tag_chain_str(dst, btf_members(btf__type_by_id(dst, val))[0].type, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "T:kptr>P>S", "unchanged chain");
+
+	/* Split BTF on attribute-convention BTF, distilled */
+	split = btf__new_empty_split(src);
+	if (!ASSERT_OK_PTR(split, "btf__new_empty_split"))
+		goto out;
+	ASSERT_EQ(btf__type_tag_conv(split), BTF_TYPE_TAG_CONV_ATTRIBUTE, "split takes attr");
+	ts = btf__find_by_name_kind(src, "task_struct", BTF_KIND_STRUCT);
+	kp = btf__add_type_tag(split, "kptr", btf__add_ptr(split, ts));
+	btf__add_struct(split, "outer", 8);
+	btf__add_field(split, "p", kp, 0, 0);
+	if (!ASSERT_OK(btf__distill_base(split, &new_base, &new_split), "distill"))
+		goto out;
+	ASSERT_EQ(btf__type_tag_conv(new_base), BTF_TYPE_TAG_CONV_ATTRIBUTE, "distilled base");
+	ASSERT_EQ(btf__type_tag_conv(new_split), BTF_TYPE_TAG_CONV_ATTRIBUTE, "distilled split");
+	member_chain(new_split, "outer", buf, sizeof(buf));
+	ASSERT_STREQ(buf, "T:kptr>P>S", "distilled chain");
+
+	/* The same split BTF on pointee-convention BTF with the same IDs */
+	base = btf__new_empty();
+	if (!ASSERT_OK_PTR(base, "btf__new_empty"))
+		goto out;
+	ASSERT_EQ(btf_tag_build(base, "T:kptr>P>S", false), val, "build base");
+	raw = btf__raw_data(split, &sz);
+	mixed = btf__new_split(raw, sz, base);
+	if (!ASSERT_OK_PTR(mixed, "btf__new_split"))
+		goto out;
+	ASSERT_EQ(btf__type_tag_conv(mixed), BTF_TYPE_TAG_CONV_ATTRIBUTE, "mixed split");
+	btf__free(new_base);
+	btf__free(new_split);
+	new_base = NULL;
+	new_split = NULL;
+	ASSERT_EQ(btf__distill_base(mixed, &new_base, &new_split), -EOPNOTSUPP, "distill mixed");
+out:
+	btf__free(new_split);
+	btf__free(new_base);
+	btf__free(mixed);
+	btf__free(base);
+	btf__free(split);
+	btf__free(dst);
+	btf__free(src);
+}
+
 static void btf_dump_printf(void *ctx, const char *fmt, va_list args)
 {
 	vfprintf(ctx, fmt, args);
@@ -377,6 +473,8 @@ void test_btf_tag_conv_libbpf(void)
 		test_convert_shapes();
 	if (test__start_subtest("convert_errors"))
 		test_convert_errors();
+	if (test__start_subtest("convert_merge"))
+		test_convert_merge();
 	if (test__start_subtest("convert_dedup"))
 		test_convert_dedup();
 	if (test__start_subtest("convert_dump"))

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include "bpf/libbpf_internal.h"
 #include "btf_tag_helpers.h"
+#include "bpftool_helpers.h"
 #include "btf_tag_conv_kptr.skel.h"
 #include "btf_tag_conv_user.skel.h"
 
@@ -353,6 +354,92 @@ out:
 	btf__free(btf);
 }
 
+static int write_raw(const struct btf *btf, const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	const void *raw;
+	__u32 sz;
+	FILE *f;
+	int err;
+
+	raw = btf__raw_data(btf, &sz);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!ASSERT_OK_PTR(f, path))
+		return -1;
+	err = fwrite(raw, 1, sz, f) == sz ? 0 : -1;
+	return fclose(f) ?: err;
+}
+
+/* Split BTF with a kptr member on top of @base, in @conv */
+static struct btf *kptr_split(struct btf *base, enum btf_type_tag_conv conv)
+{
+	struct btf *split = btf__new_empty_split(base);
+	int ts, kp;
+
+	if (!ASSERT_OK_PTR(split, "btf__new_empty_split"))
+		return NULL;
+	ts = btf__find_by_name_kind(base, "task_struct", BTF_KIND_STRUCT);
+	kp = btf__add_ptr(split, btf__add_type_tag(split, "kptr", ts));
+	btf__add_struct(split, "outer", 8);
+	btf__add_field(split, "p", kp, 0, 0);
+	if (ASSERT_OK(btf__convert_type_tags(split, conv, NULL), "convert"))
+		return split;
+	btf__free(split);
+	return NULL;
+}
+
+/* "bpftool btf dump file A file B" merges split BTF of both conventions in
+ * the convention of their base: B, the attribute form of A, merges as A
+ * itself does.
+ */
+static void test_bpftool_merge(void)
+{
+	char dir[] = "/tmp/btf_tag_mergeXXXXXX", cmd[MAX_BPFTOOL_CMD_LEN];
+	static char ab[16384], aa[16384];
+	static const char * const files[] = { "base", "a", "b" };
+	struct btf *base, *a = NULL, *b = NULL;
+	int i;
+
+	base = btf__new_empty();
+	if (!ASSERT_OK_PTR(base, "btf__new_empty"))
+		return;
+	if (!ASSERT_GT(btf_tag_build(base, "I", false), 0, "build") ||
+	    !ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp"))
+		goto out;
+	a = kptr_split(base, BTF_TYPE_TAG_CONV_POINTEE);
+	b = kptr_split(base, BTF_TYPE_TAG_CONV_ATTRIBUTE);
+	if (!a || !b || write_raw(base, dir, "base") || write_raw(a, dir, "a") ||
+	    write_raw(b, dir, "b"))
+		goto rm;
+	memset(ab, 0, sizeof(ab));
+	memset(aa, 0, sizeof(aa));
+	snprintf(cmd, sizeof(cmd), "-B %1$s/base btf dump file %1$s/a file %1$s/b", dir);
+	if (!ASSERT_OK(get_bpftool_command_output(cmd, ab, sizeof(ab) - 1), cmd))
+		goto rm;
+	snprintf(cmd, sizeof(cmd), "-B %1$s/base btf dump file %1$s/a file %1$s/a", dir);
+	if (!ASSERT_OK(get_bpftool_command_output(cmd, aa, sizeof(aa) - 1), cmd))
+		goto rm;
+	/* A and B dedup into A's types; the conversions may leave a PTR
+	 * that nothing refers to after them.
+	 */
+	ASSERT_HAS_SUBSTR(aa, "TYPE_TAG 'kptr'", "kptr tag");
+	ASSERT_NULL(strstr(ab, "type tag convention"), "pointee");
+	ASSERT_OK(strncmp(ab, aa, strlen(aa)), "A's types first");
+	ASSERT_NULL(strstr(ab + strlen(aa), "STRUCT"), "no other struct");
+	ASSERT_NULL(strstr(ab + strlen(aa), "TYPE_TAG"), "no other tag");
+rm:
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(cmd, sizeof(cmd), "%s/%s", dir, files[i]);
+		unlink(cmd);
+	}
+	rmdir(dir);
+out:
+	btf__free(b);
+	btf__free(a);
+	btf__free(base);
+}
+
 /* The kptr and the user pointer programs, converted to the attribute
  * convention, get the verdicts they get in the producer's convention.  A
  * kernel without the flag gets them back in the pointee convention from
@@ -384,6 +471,8 @@ void test_btf_tag_conv_obj(void)
 		test_light_skel_pointee();
 	if (test__start_subtest("load_attr"))
 		test_load_attr();
+	if (test__start_subtest("bpftool_merge"))
+		test_bpftool_merge();
 	test_convert_progs("btf_tag_conv_kptr", btf_tag_conv_kptr__elf_bytes);
 	test_convert_progs("btf_tag_conv_user", btf_tag_conv_user__elf_bytes);
 	free(conv_bytes);
