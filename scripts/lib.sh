@@ -123,6 +123,15 @@ lock_entry() { list_file "$LOCK" | awk -v p="$1" '$1 == p { sub("sha256:", "", $
 # list_file FILE: the entries of a list file, without comments and blank lines.
 list_file() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$1"; }
 
+# list_tests LIST ST: the test_progs tests of LIST's entries, from the file
+# ST/tests that stbuild.sh writes ("FILE TEST" lines); an entry that is not
+# there is taken as a test name.
+list_tests() {
+	list_file "$1" | awk -v t="$2/tests" '
+		BEGIN { while ((getline l < t) > 0) { split(l, w, " "); tests[w[1]] = tests[w[1]] " " w[2] } }
+		{ n = split($1 in tests ? tests[$1] : $1, a, " "); for (i = 1; i <= n; i++) print a[i] }'
+}
+
 # patch_files DIR: the numbered patches in DIR, without the cover letter.
 patch_files() {
 	(cd "$1" && ls [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '^0000-cover-letter.patch$' || true)

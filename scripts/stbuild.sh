@@ -89,5 +89,9 @@ for o in $(for f in $(flavours objects); do flavour objects "$f" 1; done | awk '
 	[ "$o" != . ] || d=$out
 	build "$d" $vars $bins
 done
+# "FILE TEST" for each test_progs test of the subset: a prog_tests file may
+# name its tests otherwise (btf_sanitize.c holds btf_sanitize_layout).
+(cd "$st/prog_tests" && grep -HoE '^void (serial_)?test_[A-Za-z0-9_]+\((void)?\)' ./*.c) |
+	sed -E 's|^\./([^.]*)\.c:void (serial_)?test_([A-Za-z0-9_]+).*|\1 \3|' >"$out/tests"
 echo "${BTT_RUN:-manual}" >"$out/.built"
 echo "$out"

@@ -40,7 +40,8 @@ rm -rf "$v"
 mkdir -p "$v"
 
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
-list_file "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" | awk '{ print $1 }' >"$v/allow"
+cp "$kb/.config" "$v/kconfig"
+list_tests "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" "$st" >"$v/allow"
 for f in $(flavours objects); do
 	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$TOP/config/$d"; done >"$v/deny.$f"
 done

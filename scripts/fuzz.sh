@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Differential BTF fuzzing: scripts/btf-fuzz.c's seeded BTF, the same on each
+# kernel, loaded on the base kernel and on the patched one, where flag-clear
+# BTF is also converted to the attribute convention by the series' libbpf;
+# scripts/fuzzcmp.py judges the verdicts against config/fuzz-intended.
+# Usage: fuzz.sh KBUILD BASE_KBUILD [COUNT [FIRST]] (default 2000 seeds
+# from 1). Results in KBUILD/fuzz.
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_sid_root
+kb=${1:?usage: fuzz.sh KBUILD BASE_KBUILD [COUNT [FIRST]]}
+base_kb=${2:?usage: fuzz.sh KBUILD BASE_KBUILD [COUNT [FIRST]]}
+count=${3:-2000} first=${4:-1}
+st=$kb/${BTT_ST:-selftests}
+[ -f "$st/tools/build/libbpf/libbpf.a" ] || die "no libbpf.a in $st; run scripts/stbuild.sh"
+for k in "$kb" "$base_kb"; do
+	[ -f "$k/arch/x86/boot/bzImage" ] || die "no kernel image in $k"
+done
+out=$kb/fuzz
+rm -rf "$out"; mkdir -p "$out"
+mount_same "$kb"
+cp "$TOP/scripts/btf-fuzz.c" "$st/btf-fuzz.c"
+in_root "$st" "gcc -O2 -Wall -Wno-format-truncation -Itools/include -o btf-fuzz btf-fuzz.c \
+	tools/build/libbpf/libbpf.a -lelf -lz" || die "btf-fuzz does not build"
+for k in base patched; do
+	img=$kb/arch/x86/boot/bzImage arg=convert
+	[ "$k" = patched ] || { img=$base_kb/arch/x86/boot/bzImage; arg=; }
+	echo "fuzz /mnt/st ./btf-fuzz $first $count $arg" >"$out/plan-$k"
+	note "fuzzing $count seeds from $first on the $k kernel"
+	BTT_VM_NAME=vm-fuzz-$k BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/plan-$k \
+		"$TOP/scripts/vmrun.sh" "$kb" >"$out/vm-$k.txt" 2>&1 || true
+	cp "$st/vm-fuzz-$k/fuzz.log" "$out/$k.txt" 2>/dev/null || : >"$out/$k.txt"
+	cp "$st/vm-fuzz-$k/console.log" "$out/console-$k.log" 2>/dev/null || : >"$out/console-$k.log"
+done
+python3 "$TOP/scripts/fuzzcmp.py" "$out" "$TOP/config/fuzz-intended" "$count"
