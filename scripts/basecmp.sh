@@ -16,11 +16,7 @@ s=$TOP/scripts
 kb=$(kbuild_dir)
 st=$kb/selftests
 [ -x "$st/test_progs" ] || die "no patched build in $kb; run scripts/run.sh first"
-src=$CACHE/linux-$BASE
-base_src=$src.base
-base_worktree "$src" "$base_src"
-git -C "$base_src" checkout -q -f --detach base
-base_kb=$(BTT_SRC=$base_src BTT_KBUILD=$kb-base "$s/kbuild.sh")
+base_kb=$(base_kernel "$kb")
 base_img=$base_kb/arch/x86/boot/bzImage
 out=$CACHE/basecmp-$BASE
 rm -rf "$out"; mkdir -p "$out"

@@ -7,16 +7,19 @@
  *
  *   SEED f=FLAGS L=LOAD g=LOG A=ARRAY H=HASH [U=TASK_STORAGE] [c=CONVERTED] | MEMBERS
  *
- * LOAD is "ok" or -errno; LOG 1 when the load log is not empty.  A map is
- * -errno/LOG (LOG: the map-create log, asked for on a failure) or the bytes
- * of the value that an update does not store (special fields), as a hex
- * bitmap.  MEMBERS are "OFFSET:CHAIN" in the notation of the series'
+ * LOAD is "ok" or -errno; LOG 1 when the load log is not empty, 2 when it
+ * says that a field is ignored.  A map is -errno/LOG (LOG 1: the map-create
+ * log is not empty) or the bytes of the value that an update does not store
+ * (special fields), as a hex bitmap, with "~" when the map-create log is
+ * not empty (a field was ignored).  MEMBERS are "OFFSET:CHAIN" in the notation of the series'
  * selftests (P PTR, C CONST, V VOLATILE, R RESTRICT, D TYPEDEF, Y array,
  * T:x TYPE_TAG x, A:x TYPE_TAG x with kind_flag 1, I int, S struct
  * task_struct, F its FWD, G FWD of no kernel struct, N struct with a kptr,
  * X:name a special struct, 0 void, @ a cycle).  "convert" converts flag-clear
  * BTF with libbpf to the attribute convention, loads that and prints its
  * verdicts as c=A:ARRAY,H:HASH (or c=-errno when libbpf refuses).
+ * "log" (or "convert,log") prints the kernel's log of each failure on
+ * "# " lines.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +39,7 @@
 #define DESC 160
 
 static unsigned long long rng;
+static bool show_log;
 
 static unsigned int rnd(unsigned int n)
 {
@@ -211,33 +215,34 @@ static void map_verdict(int btf_fd, enum bpf_map_type type, int key_id, int val_
 	static char log[16384];
 	LIBBPF_OPTS(bpf_log_opts, lopts, .buf = log, .size = sizeof(log), .level = 1);
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd,
-		    .btf_key_type_id = key_id, .btf_value_type_id = val_id);
-	int fd, err;
+		    .btf_key_type_id = key_id, .btf_value_type_id = val_id,
+		    .log_opts = &lopts);
+	int fd, n;
 
 	if (type == BPF_MAP_TYPE_TASK_STORAGE)
 		opts.map_flags = BPF_F_NO_PREALLOC;
+	log[0] = 0;
 	fd = bpf_map_create(type, "fuzz", 4, vsz, type == BPF_MAP_TYPE_TASK_STORAGE ? 0 : 1,
 			    &opts);
-	if (fd >= 0) {
+	if (fd < 0) {
+		snprintf(out, sz, "-%d/%d", errno, log[0] != 0);
+	} else {
 		if (type == BPF_MAP_TYPE_TASK_STORAGE)
 			snprintf(out, sz, "ok");
 		else
 			probe(fd, vsz, out, sz);
 		close(fd);
-		return;
+		/* "~": created, and the log says why a field is ignored */
+		n = strlen(out);
+		if (log[0] && n + 1 < (int)sz)
+			strcpy(out + n, "~");
 	}
-	err = errno;
-	/* again, for the log of the failure */
-	log[0] = 0;
-	opts.log_opts = &lopts;
-	fd = bpf_map_create(type, "fuzz", 4, vsz, type == BPF_MAP_TYPE_TASK_STORAGE ? 0 : 1,
-			    &opts);
-	if (fd >= 0)
-		close(fd);
-	snprintf(out, sz, "-%d/%d", err, log[0] != 0);
+	if (show_log && log[0])
+		printf("# map type %d: %s\n", type, log);
 }
 
-static int load(const void *raw, __u32 sz, __u32 flags, bool *logged)
+/* *@logged: 0 no log, 1 a log, 2 a log that says a field is ignored */
+static int load(const void *raw, __u32 sz, __u32 flags, int *logged)
 {
 	static char log[65536];
 	LIBBPF_OPTS(bpf_btf_load_opts, opts, .log_buf = log, .log_size = sizeof(log),
@@ -253,7 +258,9 @@ static int load(const void *raw, __u32 sz, __u32 flags, bool *logged)
 	fd = bpf_btf_load(copy, sz, &opts);
 	if (fd < 0)
 		fd = -errno;
-	*logged = log[0] != 0;
+	*logged = !log[0] ? 0 : strstr(log, "ignored") ? 2 : 1;
+	if (fd < 0 && show_log)
+		printf("# flags %u: %s\n", flags, log);
 	free(copy);
 	return fd;
 }
@@ -279,7 +286,7 @@ static void one(unsigned long long seed, bool convert)
 	struct gen *g = calloc(1, sizeof(*g));
 	__u32 flags, sz;
 	const void *raw;
-	bool logged;
+	int logged;
 	int k;
 
 	if (!g)
@@ -371,7 +378,8 @@ int main(int argc, char **argv)
 	}
 	first = strtoull(argv[1], NULL, 0);
 	count = strtoull(argv[2], NULL, 0);
-	convert = argc > 3 && !strcmp(argv[3], "convert");
+	convert = argc > 3 && strstr(argv[3], "convert");
+	show_log = argc > 3 && strstr(argv[3], "log");
 	libbpf_set_print(NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = first; i < first + count; i++)

@@ -3,20 +3,20 @@
 # kernel, loaded on the base kernel and on the patched one, where flag-clear
 # BTF is also converted to the attribute convention by the series' libbpf;
 # scripts/fuzzcmp.py judges the verdicts against config/fuzz-intended.
-# Usage: fuzz.sh KBUILD BASE_KBUILD [COUNT [FIRST]] (default 2000 seeds
-# from 1). Results in KBUILD/fuzz.
+# Usage: fuzz.sh [COUNT [FIRST]] (default 2000 seeds from 1), on the first
+# kernel cell after scripts/run.sh; the base kernel is built next to it.
+# Results in KBUILD/fuzz.
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_sid_root
-kb=${1:?usage: fuzz.sh KBUILD BASE_KBUILD [COUNT [FIRST]]}
-base_kb=${2:?usage: fuzz.sh KBUILD BASE_KBUILD [COUNT [FIRST]]}
-count=${3:-2000} first=${4:-1}
+count=${1:-2000} first=${2:-1}
+[[ $count$first =~ ^[0-9]+$ ]] || die "usage: fuzz.sh [COUNT [FIRST]]"
+kb=$(kbuild_dir)
 st=$kb/${BTT_ST:-selftests}
-[ -f "$st/tools/build/libbpf/libbpf.a" ] || die "no libbpf.a in $st; run scripts/stbuild.sh"
-for k in "$kb" "$base_kb"; do
-	[ -f "$k/arch/x86/boot/bzImage" ] || die "no kernel image in $k"
-done
+[ -f "$kb/arch/x86/boot/bzImage" ] || die "no patched kernel in $kb; run scripts/run.sh first"
+[ -f "$st/tools/build/libbpf/libbpf.a" ] || die "no libbpf.a in $st; run scripts/run.sh first"
+base_kb=$(base_kernel "$kb")
 out=$kb/fuzz
 rm -rf "$out"; mkdir -p "$out"
 mount_same "$kb"

@@ -96,6 +96,15 @@ base_worktree() {
 	git -C "$1" worktree add -q -f --detach "$2" base
 }
 
+# base_kernel KBUILD: build the base tree, unpatched, into KBUILD-base with
+# the same compiler (incremental); prints that dir.
+base_kernel() {
+	local src=$CACHE/linux-$BASE
+	base_worktree "$src" "$src.base"
+	git -C "$src.base" checkout -q -f --detach base
+	BTT_SRC=$src.base BTT_KBUILD=$1-base "$TOP/scripts/kbuild.sh"
+}
+
 # flavours KIND: the names of the kernel compilers (KIND "kernel") or BPF object
 # flavours (KIND "objects") in config/flavours, in order.
 flavours() { list_file "$FLAVOURS" | awk -v k="$1" '$1 == k { print $2 }'; }

@@ -207,13 +207,35 @@ progress() {
 }
 check "progress lines during a long command" progress
 
+# The fuzz judge: a verdict the base kernel does not give fails unless
+# config/fuzz-intended explains it; a splat fails.
+fuzzjudge() {
+	local d=$tmp/fuzz
+	mkdir -p "$d"
+	printf '%s\n' '1 f=0 L=ok g=1 A=0000 H=0000 | 0:P>T:kptr>S' \
+		'2 f=0 L=ok g=1 A=0000 H=0000 | 0:T:kptr>P>S' 'done 2' >"$d/base.txt"
+	: >"$d/console-base.log"; : >"$d/console-patched.log"
+	cp "$d/base.txt" "$d/patched.txt"
+	python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null || return 1
+	# an intended change (btf.rst: TAG -> [m] -> PTR -> T is a kptr)
+	sed -i 's/^2 f=0 L=ok g=1 A=0000 H=0000/2 f=0 L=ok g=1 A=ff00 H=ff00/' "$d/patched.txt"
+	python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null || return 1
+	# the patched kernel refuses what the base accepts
+	sed -i 's/^1 f=0 L=ok g=1 A=0000 H=0000/1 f=0 L=-22 g=1/' "$d/patched.txt"
+	! python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null || return 1
+	cp "$d/base.txt" "$d/patched.txt"
+	echo 'BUG: KASAN: slab-out-of-bounds' >"$d/console-patched.log"
+	! python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null
+}
+check "fuzz judge: explained changes pass, refusals and splats fail" fuzzjudge
+
 # One help screen: every verb's script exists, every script has a verb (or is
 # a helper of one), and every BTT_* variable the scripts read is documented.
 helpscreen() {
 	local bad=0 v f
 	for f in $(bash "$s/btt" verbs | cut -d'|' -f2); do [ -f "$s/$f" ] || { echo "verb script $f missing"; bad=1; }; done
 	for f in $(cd "$s" && ls); do
-		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c) continue ;; esac
+		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py) continue ;; esac
 		bash "$s/btt" verbs | cut -d'|' -f2 | grep -qxF "$f" || { echo "script $f has no verb"; bad=1; }
 	done
 	for v in $(grep -ohE 'BTT_[A-Z0-9_]+' "$s"/* "$TOP/.ci/run" | sort -u); do
