@@ -957,6 +957,44 @@ static void test_legacy_bss_kptr(void)
 	}
 }
 
+/* Refusals of a value's special fields say why: a list head without its
+ * "contains" tag fails the BTF load, a uptr fails an array map.  Both
+ * failed with nothing but the type dump in the log before.
+ */
+static void test_refusals_logged(void)
+{
+	char log[8192];
+	int id, head, val, fd;
+	struct btf *btf;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	head = btf__add_struct(btf, "bpf_list_head", 16);
+	btf__add_field(btf, "a", id, 0, 0);
+	val = btf__add_struct(btf, "val", 16);
+	btf__add_field(btf, "h", head, 0, 0);
+	fd = btf_tag_load(btf, 0, log, sizeof(log));
+	if (!ASSERT_LT(fd, 0, "list head without contains"))
+		close(fd);
+	ASSERT_HAS_SUBSTR(log, "struct 'val': special fields fail the load", "load log");
+	btf__free(btf);
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	val = btf_tag_build(btf, "P>T:uptr>S", false);
+	fd = btf_tag_load(btf, 0, log, sizeof(log));
+	if (ASSERT_GE(fd, 0, "load")) {
+		ASSERT_EQ(btf_tag_map_create(fd, 1, val, 16, 0, log, sizeof(log)), -EOPNOTSUPP,
+			  "uptr in an array");
+		ASSERT_HAS_SUBSTR(log, "special fields fail the creation of this map", "map log");
+		close(fd);
+	}
+	btf__free(btf);
+}
+
 void test_btf_tag_conv(void)
 {
 	char name[96];
@@ -1002,6 +1040,8 @@ void test_btf_tag_conv(void)
 		test_ptr_ptr_tags();
 	if (test__start_subtest("mixed_mem_tags"))
 		test_mixed_mem_tags();
+	if (test__start_subtest("refusals_logged"))
+		test_refusals_logged();
 	if (test__start_subtest("special_behind_long_run"))
 		test_special_behind_long_run();
 }

@@ -182,6 +182,9 @@ next:
 /* BTF that cannot be converted: the error, and no crash. */
 static void test_convert_errors(void)
 {
+	static const char * const conflicts[] = {
+		"P>T:kptr>T:percpu_kptr>S", "T:kptr>P>T:uptr>0", "T:kptr_untrusted>D>T:kptr>P>S",
+	};
 	struct btf *btf, *copy;
 	__u32 sz, sz2;
 	const void *raw;
@@ -225,6 +228,19 @@ static void test_convert_errors(void)
 		free(data);
 	}
 	btf__free(btf);
+
+	/* Two pointer properties on one pointer: plain data without the
+	 * flag, a load error with it, so neither converts.
+	 */
+	for (i = 0; i < ARRAY_SIZE(conflicts); i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		ASSERT_GT(btf_tag_build(btf, conflicts[i], false), 0, conflicts[i]);
+		ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), -EINVAL,
+			  conflicts[i]);
+		btf__free(btf);
+	}
 
 	/* A cycle of consts behind a pointer, and a chain of 40 */
 	btf = btf__new_empty();
