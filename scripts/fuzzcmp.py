@@ -146,6 +146,8 @@ def main():
                 continue
             seen.add((kind, chain))
             cat = explain(kind, chain, rl)
+            if not cat and kind == 'more':
+                cat = explain('value', chains, rl)
             if cat:
                 cats[f'{kind}: {cat}'] += 1
             else:
@@ -184,7 +186,7 @@ def main():
     print(f'differential fuzz: {len(pat)} seeds, base {len(base)}')
     for cat, n in sorted(cats.items(), key=lambda x: (-x[1], x[0])):
         print(f'  {n:6d}  {cat}')
-    for f in fails[:40]:
+    for f in fails[:int(__import__("os").environ.get("FUZZ_SHOW", "40"))]:
         print('FAIL', f)
     if len(fails) > 40:
         print(f'FAIL ... {len(fails) - 40} more')
