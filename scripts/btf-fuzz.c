@@ -11,8 +11,8 @@
  * says that a field is ignored.  A map is -errno/LOG (LOG 1: the map-create
  * log is not empty) or the bytes of the value that an update does not store
  * (special fields), as a hex bitmap, with "~" when the map-create log is
- * not empty (a field was ignored).  MEMBERS are "OFFSET:CHAIN" in the notation of the series'
- * selftests (P PTR, C CONST, V VOLATILE, R RESTRICT, D TYPEDEF, Y array,
+ * not empty (a field was ignored).  MEMBERS are "OFFSET:CHAIN" in the
+ * notation of the series' selftests (P PTR, C CONST, V VOLATILE, R RESTRICT, D TYPEDEF, Y array,
  * T:x TYPE_TAG x, A:x TYPE_TAG x with kind_flag 1, I int, S struct
  * task_struct, F its FWD, G FWD of no kernel struct, N struct with a kptr,
  * X:name a special struct, 0 void, @ a cycle).  "convert" converts flag-clear

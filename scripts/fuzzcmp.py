@@ -15,6 +15,7 @@ Oracle C: no kernel splat on either console.
 Prints the verdict changes by category; exits 1 on any failure.
 """
 import collections
+import os
 import re
 import sys
 from pathlib import Path
@@ -40,13 +41,13 @@ def parse(path):
 
 
 def rules(path):
-    """KIND CATEGORY REGEX # btf.rst row"""
+    """KIND[,KIND...] CATEGORY REGEX # btf.rst row"""
     out = []
     for line in Path(path).read_text().splitlines():
         entry, _, row = line.partition('#')
         if entry.strip():
-            kind, cat, rx = entry.split()
-            out.append((kind, cat, re.compile(rx), row.strip()))
+            kinds, cat, rx = entry.split()
+            out.append((kinds.split(','), cat, re.compile(rx), row.strip()))
     return out
 
 
@@ -64,9 +65,14 @@ def plain(v):
     return v.rstrip('~')
 
 
+def same_map(b, p):
+    """Two map verdicts agree: the same fields, or refused with one errno"""
+    return b == p or (is_err(b) and is_err(p) and b.split('/')[0] == p.split('/')[0])
+
+
 def explain(kind, chain, rl):
-    for k, cat, rx, _ in rl:
-        if k == kind and rx.search(chain):
+    for kinds, cat, rx, _ in rl:
+        if kind in kinds and rx.search(chain):
             return cat
     return None
 
@@ -127,7 +133,7 @@ def main():
         else:
             for m in ('A', 'H', 'U'):
                 b, p = plain(bv.get(m, '')), plain(pv.get(m, ''))
-                if b == p or (is_err(b) and is_err(p) and b.split('/')[0] == p.split('/')[0]):
+                if same_map(b, p):
                     continue
                 if is_err(p) and not is_err(b):
                     fail(seed, f'map {m}: base creates it, patched refuses {p}: {chains}')
@@ -174,7 +180,7 @@ def main():
         same = True
         for m in ('A', 'H', 'U'):
             b, p = plain(pv.get(m, '')), plain(cv.get(m, ''))
-            if b == p or (is_err(b) and is_err(p) and b.split('/')[0] == p.split('/')[0]):
+            if same_map(b, p):
                 continue
             same = False
             if is_err(p) and pv.get(m, '').endswith('~'):
@@ -186,10 +192,11 @@ def main():
     print(f'differential fuzz: {len(pat)} seeds, base {len(base)}')
     for cat, n in sorted(cats.items(), key=lambda x: (-x[1], x[0])):
         print(f'  {n:6d}  {cat}')
-    for f in fails[:int(__import__("os").environ.get("FUZZ_SHOW", "40"))]:
+    show = int(os.environ.get('FUZZ_SHOW', '40'))
+    for f in fails[:show]:
         print('FAIL', f)
-    if len(fails) > 40:
-        print(f'FAIL ... {len(fails) - 40} more')
+    if len(fails) > show:
+        print(f'FAIL ... {len(fails) - show} more')
     print(f'fuzz: {len(fails)} failures')
     sys.exit(1 if fails else 0)
 
