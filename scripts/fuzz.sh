@@ -3,8 +3,9 @@
 # kernel, loaded on the base kernel and on the patched one, where flag-clear
 # BTF is also converted to the attribute convention by the series' libbpf;
 # scripts/fuzzcmp.py judges the verdicts against config/fuzz-intended.
-# Usage: fuzz.sh [COUNT [FIRST]] (default 2000 seeds from 1), on the first
-# kernel cell after scripts/run.sh; the base kernel is built next to it.
+# Usage: fuzz.sh [COUNT [FIRST]] (default 2000 seeds from 1), on the kernel of
+# BTT_KCC (default the first kernel row) after scripts/run.sh; the base kernel
+# is built next to it.
 # Results in KBUILD/fuzz.
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +13,7 @@ need_root
 need_sid_root
 count=${1:-2000} first=${2:-1}
 [[ $count$first =~ ^[0-9]+$ ]] || die "usage: fuzz.sh [COUNT [FIRST]]"
-kb=$(kbuild_dir)
+kb=$(kbuild_dir "${BTT_KCC:-}")
 st=$kb/${BTT_ST:-selftests}
 [ -f "$kb/arch/x86/boot/bzImage" ] || die "no patched kernel in $kb; run scripts/run.sh first"
 [ -f "$st/tools/build/libbpf/libbpf.a" ] || die "no libbpf.a in $st; run scripts/run.sh first"

@@ -3,7 +3,10 @@
 # tree, incrementally, with the sid root's compiler. Prints the build dir.
 # BTT_KCC names the kernel compiler of config/flavours (default: its first).
 # Compiles go through ccache ($CACHE/ccache). BTT_SRC and BTT_KBUILD override
-# the source tree and the build dir (scripts/basecmp.sh).
+# the source tree and the build dir (scripts/basecmp.sh). BTT_AS_SRC and
+# BTT_AS_KBUILD: the compiler sees the tree and the build dir at these paths,
+# another build's, so that ccache's results of that build serve this one
+# (lib.sh base_kernel; the binds live in this script's mount namespace).
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -14,23 +17,34 @@ cc=$(flavour kernel "$kcc" 1)
 vars=$(flavour kernel "$kcc" 2)
 out=${BTT_KBUILD:-$(kbuild_dir "$kcc")}
 frag=$TOP/config/x86_64.config
+extra=$(flavour kernel "$kcc" 3 | tr , ' ')
+frags=$frag
+for f in $extra; do [ -f "$TOP/config/$f" ] || die "no config/$f (config/flavours, kernel $kcc)"; frags="$frags $TOP/config/$f"; done
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
 need_disk "$CACHE" 3
 mkdir -p "$out"
+real_out=$out
+if [ -n "${BTT_AS_SRC:-}" ]; then
+	[ -n "${BTT_AS_KBUILD:-}" ] || die "BTT_AS_SRC needs BTT_AS_KBUILD"
+	mkdir -p "$BTT_AS_SRC" "$BTT_AS_KBUILD"
+	mount --bind "$src" "$BTT_AS_SRC"
+	mount --bind "$out" "$BTT_AS_KBUILD"
+	src=$BTT_AS_SRC out=$BTT_AS_KBUILD
+fi
 mount_same "$src"
 mount_same "$out"
 mount_same "$TOP"
 mk="make -C $src O=$out $vars CC='ccache $cc' HOSTCC='ccache $cc'"
 
 # Regenerate .config only when the fragment or the compiler changed.
-stamp=$( (cat "$frag"; echo "$kcc $cc $vars") | sha256sum | cut -c1-16)
+stamp=$( (cat $frags; echo "$kcc $cc $vars") | sha256sum | cut -c1-16)
 if [ "$(cat "$out/.frag-stamp" 2>/dev/null)" != "$stamp" ]; then
 	note "configuring $out"
 	in_root "$src" "$mk -s tinyconfig >/dev/null && \
-		KCONFIG_CONFIG=$out/.config scripts/kconfig/merge_config.sh -m -O $out $out/.config $frag >/dev/null && \
+		KCONFIG_CONFIG=$out/.config scripts/kconfig/merge_config.sh -m -O $out $out/.config $frags >/dev/null && \
 		$mk -s olddefconfig >/dev/null"
-	# Every option the fragment asks for must have survived olddefconfig.
-	bad=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$frag" | while read -r l; do
+	# Every option the fragments ask for must have survived olddefconfig.
+	bad=$(cat $frags | grep -E '^CONFIG_[A-Z0-9_]+=' | while read -r l; do
 		v=${l#*=}; k=${l%%=*}
 		case $v in
 		n) grep -q "^$k=" "$out/.config" && echo "$l" ;;
@@ -46,5 +60,5 @@ note "building kernel ($kcc) in $out"
 with_progress "kernel ($kcc)" "$out/build.log" \
 	'echo "$(grep -c "^  CC " "$out/build.log") files compiled"' \
 	in_root "$src" "$mk -j$JOBS bzImage modules" ||
-	{ tail -n 30 "$out/build.log" >&2; die "kernel build failed, see $out/build.log"; }
-echo "$out"
+	{ tail -n 30 "$out/build.log" >&2; die "kernel build failed, see $real_out/build.log"; }
+echo "$real_out"

@@ -97,12 +97,16 @@ base_worktree() {
 }
 
 # base_kernel KBUILD: build the base tree, unpatched, into KBUILD-base with
-# the same compiler (incremental); prints that dir.
+# the same compiler and config (incremental); prints that dir. The compiler
+# sees the base tree and KBUILD-base at the paths of the series' tree and
+# KBUILD, so ccache serves every file the series does not change.
 base_kernel() {
-	local src=$CACHE/linux-$BASE
+	local src=$CACHE/linux-$BASE kcc
+	kcc=$(cat "$1/.kcc" 2>/dev/null) || die "no kernel built in $1"
 	base_worktree "$src" "$src.base"
 	git -C "$src.base" checkout -q -f --detach base
-	BTT_SRC=$src.base BTT_KBUILD=$1-base "$TOP/scripts/kbuild.sh"
+	BTT_KCC=$kcc BTT_SRC=$src.base BTT_KBUILD=$1-base BTT_AS_SRC=$src BTT_AS_KBUILD=$1 \
+		"$TOP/scripts/kbuild.sh"
 }
 
 # flavours KIND: the names of the kernel compilers (KIND "kernel") or BPF object
@@ -120,6 +124,12 @@ flavour() {
 # kernels: the kernel compilers of a run, BTT_KERNELS or every kernel row of
 # config/flavours.
 kernels() { echo "${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}"; }
+
+# test_kernels: the kernel compilers of the test command, BTT_KERNELS or the
+# kernel rows of config/flavours whose RUN is "test".
+test_kernels() {
+	echo "${BTT_KERNELS:-$(list_file "$FLAVOURS" | awk '$1 == "kernel" && $6 == "test" { print $2 }' | paste -sd' ')}"
+}
 
 # kbuild_dir [KCC]: the build dir of kernel compiler KCC (default: the first
 # kernel row of config/flavours).

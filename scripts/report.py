@@ -3,6 +3,10 @@
 
 Usage: report.py VM_DIR CONFIG_DIR QEMU_STATUS. Exits 1 on any failed test,
 missing result, kernel oops/BUG/WARN/KASAN/UBSAN report or guest timeout.
+Where VM_DIR has expected.FLAVOUR (a copy of config/expected/KCC.FLAVOUR,
+scripts/vmrun.sh), also on a count other than the expected one, a skip that
+file does not list, a listed skip that did not skip, and a test of VM_DIR/allow
+that printed no result.
 """
 import re
 import sys
@@ -38,6 +42,46 @@ def denied(path):
         entry, _, reason = line.partition('#')
         if entry.strip():
             out.append((entry.strip(), reason.strip()))
+    return out
+
+
+def expected(path):
+    """config/expected/KCC.FLAVOUR: "passed N" and "skip NAME  # reason" lines."""
+    exp = {'passed': None, 'skip': {}}
+    for entry, reason in denied(path):
+        word, _, arg = entry.partition(' ')
+        if word == 'passed':
+            exp['passed'] = int(arg)
+        elif word == 'skip' and reason:
+            exp['skip'][arg.strip()] = reason
+        else:
+            raise SystemExit(f'{path}: bad line "{entry}" (a skip needs a reason)')
+    return exp
+
+
+def check_expected(vm, flavour, leaves):
+    """The problems of one flavour's results against expected.FLAVOUR."""
+    path = vm / f'expected.{flavour}'
+    if not path.exists():
+        return []
+    exp, out = expected(path), []
+    n = sum(1 for v in leaves.values() if v == 'OK')
+    if exp['passed'] is not None and n != exp['passed']:
+        out.append(f'{flavour}: {n} passed, {path.name} expects {exp["passed"]}')
+    for name, verdict in sorted(leaves.items()):
+        if verdict == 'SKIP' and name not in exp['skip']:
+            out.append(f'{flavour}: unexpected skip {name}')
+    for name in sorted(exp['skip']):
+        if leaves.get(name) != 'SKIP':
+            out.append(f'{flavour}: expected skip {name} '
+                       f'{"printed no result" if name not in leaves else "was " + leaves[name]}')
+    tops = {name.split('/')[0] for name in leaves}
+    deny = vm / f'deny.{flavour}'
+    tops |= {e for e, _ in denied(deny)} if deny.exists() else set()
+    allow = vm / 'allow'
+    for test in allow.read_text().split() if allow.exists() else []:
+        if test not in tops:
+            out.append(f'{flavour}: test {test} printed no result')
     return out
 
 
@@ -79,6 +123,7 @@ def main():
             print(f'  denylisted {entry}: {reason}')
         rc = (vm / f'{flavour}.rc').read_text().strip() \
             if (vm / f'{flavour}.rc').exists() else 'missing'
+        problems += check_expected(vm, flavour, leaves)
         if not leaves:
             problems.append(f'{flavour}: test_progs printed no results (rc {rc})')
         elif rc != '0' and not any(v == 'FAIL' for v in leaves.values()):

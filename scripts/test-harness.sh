@@ -86,6 +86,21 @@ printf '#1/1     t/a:OK\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$v/clang.log"; 
 expect "report: failed subtest" "^1 passed, 1 failed, 0 skipped$" python3 "$s/report.py" "$v" "$TOP/config" 0
 rm "$v/clang.log"
 expect "report: guest never ran the tests" "clang: no results" python3 "$s/report.py" "$v" "$TOP/config" 0
+# Expected results (config/expected): a count, a skip, a listed skip and a
+# test of the allow list that printed nothing each fail the run.
+printf '#1/1     t/a:OK\n#1/2     t/b:SKIP\n#1       t:OK\n' >"$v/clang.log"; echo 0 >"$v/clang.rc"
+printf 't\n' >"$v/allow"
+printf 'passed 1\nskip t/b  # reason\n' >"$v/expected.clang"
+check "report: expected results met" python3 "$s/report.py" "$v" "$TOP/config" 0
+printf 'passed 2\nskip t/b  # reason\n' >"$v/expected.clang"
+expect "report: another pass count" "clang: 1 passed, expected.clang expects 2" python3 "$s/report.py" "$v" "$TOP/config" 0
+printf 'passed 1\n' >"$v/expected.clang"
+expect "report: unexpected skip" "clang: unexpected skip t/b" python3 "$s/report.py" "$v" "$TOP/config" 0
+printf 'passed 1\nskip t/b  # reason\nskip t/c  # reason\n' >"$v/expected.clang"
+expect "report: expected skip without output" "clang: expected skip t/c printed no result" python3 "$s/report.py" "$v" "$TOP/config" 0
+printf 'passed 1\nskip t/b  # reason\n' >"$v/expected.clang"; printf 't\nu\n' >"$v/allow"
+expect "report: listed test without output" "clang: test u printed no result" python3 "$s/report.py" "$v" "$TOP/config" 0
+rm "$v/allow" "$v/expected.clang"
 
 # Mounts: a command that ends, one that fails and one interrupted (SIGINT to
 # its process group, as Ctrl-C) leave no mount under the cache in the

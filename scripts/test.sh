@@ -30,6 +30,10 @@ main() {
 checks "$s/test-harness.sh"
 if "$s/check-series.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
+# The kernels of the test command (config/flavours RUN "test"); scripts/run.sh
+# alone runs every kernel row.
+BTT_KERNELS=$(test_kernels)
+export BTT_KERNELS
 rc=0; "$s/run.sh" || rc=$?
 last=$(tail -n 1 "$BTT_RUN/report.txt" 2>/dev/null) || true
 read -r vp vf vs < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' <<<"$last") || true
@@ -45,6 +49,9 @@ else echo "FAIL - ccache holds $n compile results, not the builds' (>= 1000)"; f
 # bpftool's convert command, on the objects of the first kernel's selftests.
 k=$(kernels)
 checks "$s/bpftool-check.sh" "$(kbuild_dir "${k%% *}")"
+# The smoke run of the differential fuzzer: base kernel, patched kernel
+# (the first kernel's, built with the sanitizers) and libbpf's conversion.
+BTT_KCC=${k%% *} checks "$s/fuzz.sh" "${BTT_FUZZ_SMOKE:-2000}"
 echo "$((pass + vp)) passed, $((fail + vf)) failed, $vs skipped"
 [ $((fail + vf)) = 0 ]
 }

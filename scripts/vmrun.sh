@@ -4,7 +4,8 @@
 # KBUILD_DIR/selftests/BTT_VM_NAME (default "vm"; BTT_ST names another selftests
 # dir), copies them to BTT_VM_DIR
 # if set, and prints the report
-# (scripts/report.py). BTT_VM_IMAGE boots another kernel image with the same
+# (scripts/report.py), checked against config/expected/KCC.FLAVOUR unless one of
+# the variables below changes the run. BTT_VM_IMAGE boots another kernel image with the same
 # selftests, BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
 # BTT_VM_CONSOLE=1 streams the guest console; BTT_VM_SHELL=1 gives a guest
 # shell on this terminal when a run fails (no timeout then).
@@ -45,6 +46,16 @@ list_tests "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" "$st" >"$v/allow"
 for f in $(flavours objects); do
 	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$TOP/config/$d"; done >"$v/deny.$f"
 done
+# The expected results of each cell (scripts/report.py), for the full run of
+# this kernel's own image only.
+kcc=$(cat "$kb/.kcc" 2>/dev/null) || kcc=
+if [ -z "${BTT_VM_PLAN:-}${BTT_VM_ALLOW:-}${BTT_VM_IMAGE:-}" ] && [ -n "$kcc" ]; then
+	for f in $(flavours objects); do
+		e=$TOP/config/expected/$kcc.$f
+		[ -f "$e" ] || die "no expected results for kernel $kcc, objects $f: $e"
+		cp "$e" "$v/expected.$f"
+	done
+fi
 if [ -n "${BTT_VM_PLAN:-}" ]; then
 	cp "$BTT_VM_PLAN" "$v/plan"
 else

@@ -995,6 +995,49 @@ static void test_refusals_logged(void)
 	btf__free(btf);
 }
 
+/* struct val { struct bpf_timer a; struct bpf_timer b; }: a value may
+ * have one timer (-E2BIG).  Without the flag the map is created without
+ * special fields, as 7.2 creates it, and the log says so; with the flag
+ * map creation fails.  Before, it was created without fields either way.
+ */
+static void test_attr_duplicate_fields(void)
+{
+	int attr, fd, mfd, id, int_id, timer, val;
+	char log[4096], mlog[1024];
+	struct btf *btf;
+
+	for (attr = 0; attr < 2; attr++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+		timer = btf__add_struct(btf, "bpf_timer", 16);
+		btf__add_field(btf, "a", id, 0, 0);
+		btf__add_field(btf, "b", id, 64, 0);
+		val = btf__add_struct(btf, "val", 32);
+		btf__add_field(btf, "a", timer, 0, 0);
+		btf__add_field(btf, "b", timer, 128, 0);
+		fd = btf_tag_load(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+		if (!ASSERT_GE(fd, 0, "load")) {
+			btf__free(btf);
+			continue;
+		}
+		mfd = btf_tag_map_create(fd, int_id, val, 32, 0, mlog, sizeof(mlog));
+		if (attr) {
+			ASSERT_EQ(mfd, -E2BIG, "two timers with the flag");
+			ASSERT_HAS_SUBSTR(mlog, "fails map creation", "log");
+		} else {
+			ASSERT_GE(mfd, 0, "two timers without the flag");
+			ASSERT_HAS_SUBSTR(mlog, "ignored", "log");
+		}
+		if (mfd >= 0)
+			close(mfd);
+		close(fd);
+		btf__free(btf);
+	}
+}
+
 void test_btf_tag_conv(void)
 {
 	char name[96];
@@ -1042,6 +1085,8 @@ void test_btf_tag_conv(void)
 		test_mixed_mem_tags();
 	if (test__start_subtest("refusals_logged"))
 		test_refusals_logged();
+	if (test__start_subtest("attr_duplicate_fields"))
+		test_attr_duplicate_fields();
 	if (test__start_subtest("special_behind_long_run"))
 		test_special_behind_long_run();
 }

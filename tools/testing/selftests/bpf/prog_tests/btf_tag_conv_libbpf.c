@@ -184,6 +184,14 @@ static void test_convert_errors(void)
 {
 	static const char * const conflicts[] = {
 		"P>T:kptr>T:percpu_kptr>S", "T:kptr>P>T:uptr>0", "T:kptr_untrusted>D>T:kptr>P>S",
+		/* on an inner pointer */
+		"P>P>T:uptr>T:percpu_kptr>S", "P>C>P>T:kptr>T:kptr_untrusted>I",
+		/* in front of an inner pointer and behind it */
+		"P>T:kptr>P>T:kptr_untrusted>S", "P>T:percpu_kptr>C>P>T:uptr>I",
+	};
+	/* The same, in the attribute convention */
+	static const char * const attr_conflicts[] = {
+		"P>T:uptr>T:percpu_kptr>P>S", "T:kptr>P>C>T:kptr>T:kptr_untrusted>P>I",
 	};
 	struct btf *btf, *copy;
 	__u32 sz, sz2;
@@ -239,6 +247,16 @@ static void test_convert_errors(void)
 		ASSERT_GT(btf_tag_build(btf, conflicts[i], false), 0, conflicts[i]);
 		ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), -EINVAL,
 			  conflicts[i]);
+		btf__free(btf);
+	}
+	for (i = 0; i < ARRAY_SIZE(attr_conflicts); i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		ASSERT_GT(btf_tag_build(btf, attr_conflicts[i], true), 0, attr_conflicts[i]);
+		ASSERT_OK(btf_set_type_tag_conv(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE), "set attr");
+		ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_POINTEE, NULL), -EINVAL,
+			  attr_conflicts[i]);
 		btf__free(btf);
 	}
 
