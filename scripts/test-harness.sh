@@ -101,6 +101,15 @@ expect "report: expected skip without output" "clang: expected skip t/c printed 
 printf 'passed 1\nskip t/b  # reason\n' >"$v/expected.clang"; printf 't\nu\n' >"$v/allow"
 expect "report: listed test without output" "clang: test u printed no result" python3 "$s/report.py" "$v" "$TOP/config" 0
 rm "$v/allow" "$v/expected.clang"
+# basefails.py: the series' tests fail on the base kernel exactly as
+# config/basecmp-fails says; an unlisted failure and a listed pass fail.
+printf '#1/1     t/a:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n' >"$v/base-clang.log"
+printf 't/a  # reason\n' >"$v/fails"
+check "basefails: as listed" python3 "$s/basefails.py" "$v" "$v/fails" clang
+printf 't/*  # reason\n' >"$v/fails"
+expect "basefails: listed test passes" "t/b is listed to fail on the base kernel, but was OK" python3 "$s/basefails.py" "$v" "$v/fails" clang
+printf 'gcc:t/a  # reason\n' >"$v/fails"
+expect "basefails: unlisted failure" "clang: t/a fails on the base kernel, unlisted" python3 "$s/basefails.py" "$v" "$v/fails" clang
 
 # Mounts: a command that ends, one that fails and one interrupted (SIGINT to
 # its process group, as Ctrl-C) leave no mount under the cache in the
@@ -250,7 +259,7 @@ helpscreen() {
 	local bad=0 v f
 	for f in $(bash "$s/btt" verbs | cut -d'|' -f2); do [ -f "$s/$f" ] || { echo "verb script $f missing"; bad=1; }; done
 	for f in $(cd "$s" && ls); do
-		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py) continue ;; esac
+		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py | basefails.py) continue ;; esac
 		bash "$s/btt" verbs | cut -d'|' -f2 | grep -qxF "$f" || { echo "script $f has no verb"; bad=1; }
 	done
 	for v in $(grep -ohE 'BTT_[A-Z0-9_]+' "$s"/* "$TOP/.ci/run" | sort -u); do

@@ -186,9 +186,15 @@ static void test_convert_errors(void)
 		"P>T:kptr>T:percpu_kptr>S", "T:kptr>P>T:uptr>0", "T:kptr_untrusted>D>T:kptr>P>S",
 		/* on an inner pointer */
 		"P>P>T:uptr>T:percpu_kptr>S", "P>C>P>T:kptr>T:kptr_untrusted>I",
-		/* in front of an inner pointer and behind it */
+	};
+	/* An outer kptr to an inner kptr: no pointer with two properties, in
+	 * either convention, so the conversion loads with the flag.
+	 */
+	static const char * const nested[] = {
 		"P>T:kptr>P>T:kptr_untrusted>S", "P>T:percpu_kptr>C>P>T:uptr>I",
 	};
+	char log[4096];
+	int fd;
 	/* The same, in the attribute convention */
 	static const char * const attr_conflicts[] = {
 		"P>T:uptr>T:percpu_kptr>P>S", "T:kptr>P>C>T:kptr>T:kptr_untrusted>P>I",
@@ -247,6 +253,21 @@ static void test_convert_errors(void)
 		ASSERT_GT(btf_tag_build(btf, conflicts[i], false), 0, conflicts[i]);
 		ASSERT_EQ(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL), -EINVAL,
 			  conflicts[i]);
+		btf__free(btf);
+	}
+	for (i = 0; i < ARRAY_SIZE(nested); i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		ASSERT_GT(btf_tag_build(btf, nested[i], false), 0, nested[i]);
+		if (ASSERT_OK(btf__convert_type_tags(btf, BTF_TYPE_TAG_CONV_ATTRIBUTE, NULL),
+			      nested[i])) {
+			fd = btf_tag_load(btf, BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+			if (!ASSERT_GE(fd, 0, "converted BTF loads with the flag"))
+				printf("%s: %s\n", nested[i], log);
+			else
+				close(fd);
+		}
 		btf__free(btf);
 	}
 	for (i = 0; i < ARRAY_SIZE(attr_conflicts); i++) {
