@@ -18,6 +18,9 @@ st=$kb/${BTT_ST:-selftests}
 [ -f "$kb/arch/x86/boot/bzImage" ] || die "no patched kernel in $kb; run scripts/run.sh first"
 [ -f "$st/tools/build/libbpf/libbpf.a" ] || die "no libbpf.a in $st; run scripts/run.sh first"
 base_kb=$(base_kernel "$kb")
+# A sanitizer kernel under TCG does about 5,000 seeds a minute: allow 30 ms
+# a seed on top of vmrun.sh's default.
+export BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-$((1200 + count * 3 / 100))}
 out=$kb/fuzz
 rm -rf "$out"; mkdir -p "$out"
 mount_same "$kb"
