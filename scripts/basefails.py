@@ -19,6 +19,15 @@ from report import denied, parse  # noqa: E402
 
 def main():
     out, lst, flavours = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+    if not lst.exists():
+        print(f'FAIL - no list {lst}; the failures on the base kernel were:')
+        for f in flavours:
+            log = out / f'base-{f}.log'
+            leaves = parse(log.read_text(errors='replace')) if log.exists() else {}
+            for leaf, verdict in sorted(leaves.items()):
+                if verdict == 'FAIL':
+                    print(f'  {f}:{leaf}')
+        return 1
     entries = []
     for entry, reason in denied(lst):
         if not reason:

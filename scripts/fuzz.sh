@@ -22,6 +22,9 @@ base_kb=$(base_kernel "$kb")
 # a seed on top of vmrun.sh's default.
 export BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-$((1200 + count * 3 / 100))}
 out=$kb/fuzz
+need_tool flock
+exec 8>"$out.lock"
+flock -n 8 || die "another fuzz run is using $out; wait for it"
 rm -rf "$out"; mkdir -p "$out"
 mount_same "$kb"
 cp "$TOP/scripts/btf-fuzz.c" "$st/btf-fuzz.c"

@@ -111,6 +111,20 @@ expect "basefails: listed test passes" "t/b is listed to fail on the base kernel
 printf 'gcc:t/a  # reason\n' >"$v/fails"
 expect "basefails: unlisted failure" "clang: t/a fails on the base kernel, unlisted" python3 "$s/basefails.py" "$v" "$v/fails" clang
 
+# Two VM runs with one result dir: the second stops before it deletes the
+# first one's results.
+k=$tmp/kb; mkdir -p "$k/selftests/clang23" "$k/selftests/vm-lock"
+for b in test_progs test_progs-bpf_gcc clang23/test_progs; do
+	printf '#!/bin/sh\n' >"$k/selftests/$b"; chmod +x "$k/selftests/$b"
+done
+: >"$k/selftests/vm-lock/keep"; : >"$tmp/bzImage"
+flock "$k/selftests/vm-lock.lock" sleep 5 &
+sleep 1
+expect "vm: a second run on one result dir stops" "another VM run is using" \
+	env BTT_VM_NAME=vm-lock BTT_VM_IMAGE="$tmp/bzImage" bash "$s/vmrun.sh" "$k"
+check "vm: the first run's results stay" test -e "$k/selftests/vm-lock/keep"
+wait
+
 # Mounts: a command that ends, one that fails and one interrupted (SIGINT to
 # its process group, as Ctrl-C) leave no mount under the cache in the
 # namespace they were started from; each runs in a fresh namespace, as from a

@@ -37,6 +37,11 @@ if [ -n "${BTT_VM_DIR:-}" ] && [ -e "$BTT_VM_DIR" ] && [ -n "$(ls -A "$BTT_VM_DI
 	die "BTT_VM_DIR=$BTT_VM_DIR is a non-empty folder that holds no VM results; not replacing it"
 fi
 v=$st/$vm_name
+# Two runs with one result dir would delete each other's results (a smoke
+# fuzz run once removed a long one's): the second one stops here.
+need_tool flock
+exec 9>"$v.lock"
+flock -n 9 || die "another VM run is using $v; wait for it or set BTT_VM_NAME"
 rm -rf "$v"
 mkdir -p "$v"
 
