@@ -19,11 +19,13 @@ from report import denied, parse  # noqa: E402
 
 def main():
     out, lst, flavours = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+    results = {}
+    for f in flavours:
+        log = out / f'base-{f}.log'
+        results[f] = parse(log.read_text(errors='replace')) if log.exists() else {}
     if not lst.exists():
         print(f'FAIL - no list {lst}; the failures on the base kernel were:')
-        for f in flavours:
-            log = out / f'base-{f}.log'
-            leaves = parse(log.read_text(errors='replace')) if log.exists() else {}
+        for f, leaves in results.items():
             for leaf, verdict in sorted(leaves.items()):
                 if verdict == 'FAIL':
                     print(f'  {f}:{leaf}')
@@ -35,11 +37,9 @@ def main():
         fl, _, name = entry.rpartition(':') if ':' in entry.split('/')[0] else ('', '', entry)
         entries.append((fl, name))
     problems, used = [], set()
-    for f in flavours:
-        log = out / f'base-{f}.log'
-        leaves = parse(log.read_text(errors='replace')) if log.exists() else {}
+    for f, leaves in results.items():
         if not leaves:
-            problems.append(f'{f}: no results in {log}')
+            problems.append(f'{f}: no results in {out / f"base-{f}.log"}')
             continue
         mine = [(fl, n) for fl, n in entries if fl in ('', f)]
         for leaf, verdict in sorted(leaves.items()):
