@@ -55,8 +55,9 @@ static const char * const tags[] = {
 	"arena", "foo",
 };
 
+/* The sizes of the kernel's structs: of another size, a struct is data. */
 static const struct { const char *name; int size; } specials[] = {
-	{ "bpf_spin_lock", 4 }, { "bpf_res_spin_lock", 8 }, { "bpf_timer", 16 },
+	{ "bpf_spin_lock", 4 }, { "bpf_res_spin_lock", 4 }, { "bpf_timer", 16 },
 	{ "bpf_wq", 16 }, { "bpf_task_work", 8 }, { "bpf_refcount", 4 },
 	{ "bpf_list_head", 16 }, { "bpf_list_node", 24 }, { "bpf_rb_root", 16 },
 	{ "bpf_rb_node", 32 },

@@ -1040,6 +1040,42 @@ static void test_attr_duplicate_fields(void)
 	}
 }
 
+/* struct val { struct bpf_res_spin_lock __tag(foo) a; struct
+ * bpf_res_spin_lock b; }, where the struct is 8 bytes, not a lock's 4:
+ * reading through the tag counts two locks (-E2BIG) before their size
+ * is checked, the legacy reading one, which it then ignores.  Without
+ * the flag the map is created and the log says why, as it says for
+ * members it names; the log was empty before.
+ */
+static void test_fields_fail_together(void)
+{
+	int fd, mfd, id, int_id, lock, tag, val;
+	char log[4096], mlog[1024];
+	struct btf *btf;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	lock = btf__add_struct(btf, "bpf_res_spin_lock", 8);
+	btf__add_field(btf, "v", id, 0, 0);
+	tag = btf__add_type_tag(btf, "foo", lock);
+	val = btf__add_struct(btf, "val", 16);
+	btf__add_field(btf, "a", tag, 0, 0);
+	btf__add_field(btf, "b", lock, 64, 0);
+	fd = btf_tag_load(btf, 0, log, sizeof(log));
+	if (ASSERT_GE(fd, 0, "load")) {
+		mfd = btf_tag_map_create(fd, int_id, val, 16, 0, mlog, sizeof(mlog));
+		if (ASSERT_GE(mfd, 0, "map without the flag"))
+			close(mfd);
+		ASSERT_HAS_SUBSTR(mlog, "struct 'val': its special fields fail together",
+				  "map log");
+		close(fd);
+	}
+	btf__free(btf);
+}
+
 void test_btf_tag_conv(void)
 {
 	char name[96];
@@ -1089,6 +1125,8 @@ void test_btf_tag_conv(void)
 		test_refusals_logged();
 	if (test__start_subtest("attr_duplicate_fields"))
 		test_attr_duplicate_fields();
+	if (test__start_subtest("fields_fail_together"))
+		test_fields_fail_together();
 	if (test__start_subtest("special_behind_long_run"))
 		test_special_behind_long_run();
 }
