@@ -5,6 +5,7 @@
 #include <test_progs.h>
 #include <bpf/btf.h>
 #include <linux/btf.h>
+#include <linux/filter.h>
 #include "btf_tag_helpers.h"
 
 const char * const btf_tag_expect_str[] = { "data", "special", "load_fail", "map_fail" };
@@ -165,32 +166,137 @@ int btf_tag_map_roundtrip(int btf_fd, int key_id, int val_id, __u32 vsz,
 	return err;
 }
 
-/* Update then look up one element: the kernel zeroes special fields. */
-enum btf_tag_expect btf_tag_probe_map(int btf_fd, int val_id)
+/* What the verifier makes of a load from the kptr that @chain declares:
+ * a kptr_untrusted, kptr or percpu_kptr to struct task_struct (S, or its
+ * FWD F), each its own register type.  NULL for other chains.
+ */
+const char *btf_tag_kptr_kind(const char *chain)
+{
+	size_t n = strlen(chain);
+
+	if (!n || (chain[n - 1] != 'S' && chain[n - 1] != 'F'))
+		return NULL;
+	if (strstr(chain, "T:kptr_untrusted>"))
+		return "untrusted_ptr_or_null_task_struct";
+	if (strstr(chain, "T:percpu_kptr>"))
+		return "percpu_rcu_ptr_or_null_task_struct";
+	if (strstr(chain, "T:kptr>"))
+		return "rcu_ptr_or_null_task_struct";
+	return NULL;
+}
+
+int btf_tag_map_err;
+
+/* The register type that the verifier logs for a load of the first 8
+ * bytes of the value in map @map_fd, such as
+ * "untrusted_ptr_or_null_task_struct" for a kptr_untrusted to struct
+ * task_struct, or "scalar" for data, into @kind.  Returns 0, or -errno if
+ * the program is refused (a load from a spin lock, for example).
+ */
+static char probe_log[65536];
+
+int btf_tag_probe_kind(int map_fd, char *kind, size_t kind_sz)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = probe_log,
+		    .log_size = sizeof(probe_log), .log_level = 2);
+	struct bpf_insn insns[] = {
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
+		BPF_EMIT_CALL(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_0, 0),
+		/* A use of r3, so that the log shows its type */
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_3, 0, 0),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	static const char load[] = "r3 = *(u64 *)(r0 +0)";
+	char *p, *e, *r = NULL;
+	int fd;
+
+	kind[0] = 0;
+	probe_log[0] = 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+			   ARRAY_SIZE(insns), &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	/* The state after the load, on its line of the log:
+	 * "7: (79) r3 = *(u64 *)(r0 +0)  ; R0=map_value(...) R3_w=TYPE(id=2)"
+	 */
+	for (p = strstr(probe_log, load); p; p = strstr(e, load)) {
+		e = strchrnul(p, '\n');
+		r = strstr(p, " R3");
+		if (r && r < e)
+			break;
+	}
+	p = p ? strchr(r, '=') : NULL;
+	if (!p)
+		return -ENOENT;
+	p++;
+	for (e = p; *e && *e != '(' && *e != ' ' && *e != '\n'; e++)
+		;
+	snprintf(kind, kind_sz, "%.*s", (int)(e - p), p);
+	return 0;
+}
+
+/* Update then look up one element: the kernel zeroes special fields.  A
+ * map that cannot be created leaves -errno in btf_tag_map_err; with @kind,
+ * a value whose first member is special gets btf_tag_probe_kind()'s answer.
+ */
+static enum btf_tag_expect probe_map(int btf_fd, int val_id, char *kind, size_t kind_sz)
 {
 	__u64 in[2] = { 0xa5a5a5a5a5a5a5a5ULL, 42 }, out[2] = {};
+	enum btf_tag_expect got = MAP_FAIL;
+	int fd, key = 0;
 
 	/* btf_tag_build() adds "int" first: type id 1 is the key. */
-	if (btf_tag_map_roundtrip(btf_fd, 1, val_id, sizeof(in), in, out, 0))
+	fd = btf_tag_map_create(btf_fd, 1, val_id, sizeof(in), 0, NULL, 0);
+	btf_tag_map_err = fd < 0 ? fd : 0;
+	if (fd < 0)
 		return MAP_FAIL;
-	ASSERT_EQ(out[1], 42, "plain member kept");
-	/* A spin lock is 4 bytes, a kptr 8: the low word decides. */
-	return (__u32)out[0] ? DATA : SPECIAL;
+	if (ASSERT_OK(bpf_map_update_elem(fd, &key, in, 0), "update") &&
+	    ASSERT_OK(bpf_map_lookup_elem(fd, &key, out), "lookup")) {
+		ASSERT_EQ(out[1], 42, "plain member kept");
+		/* A spin lock is 4 bytes, a kptr 8: the low word decides. */
+		got = (__u32)out[0] ? DATA : SPECIAL;
+	}
+	if (kind && got == SPECIAL)
+		btf_tag_probe_kind(fd, kind, kind_sz);
+	close(fd);
+	return got;
+}
+
+enum btf_tag_expect btf_tag_probe_map(int btf_fd, int val_id)
+{
+	return probe_map(btf_fd, val_id, NULL, 0);
 }
 
 /* Load @btf with the header flags @flags and probe the map whose value is
- * @val, or LOAD_FAIL with the kernel's log in @log.
+ * @val, or LOAD_FAIL with the kernel's log in @log.  With @kind, as
+ * probe_map().
  */
-enum btf_tag_expect btf_tag_verdict(struct btf *btf, __u8 flags, int val,
-				    char *log, size_t log_sz)
+enum btf_tag_expect btf_tag_verdict_kind(struct btf *btf, __u8 flags, int val,
+					 char *log, size_t log_sz, char *kind,
+					 size_t kind_sz)
 {
 	enum btf_tag_expect got;
 	int fd;
 
+	if (kind)
+		kind[0] = 0;
 	fd = btf_tag_load(btf, flags, log, log_sz);
 	if (fd < 0)
 		return LOAD_FAIL;
-	got = btf_tag_probe_map(fd, val);
+	got = probe_map(fd, val, kind, kind_sz);
 	close(fd);
 	return got;
+}
+
+enum btf_tag_expect btf_tag_verdict(struct btf *btf, __u8 flags, int val,
+				    char *log, size_t log_sz)
+{
+	return btf_tag_verdict_kind(btf, flags, val, log, log_sz, NULL, 0);
 }

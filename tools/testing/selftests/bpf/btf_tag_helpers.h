@@ -36,8 +36,15 @@ int btf_tag_map_create(int btf_fd, int key_id, int val_id, __u32 vsz, __u32 flag
 		       char *log, size_t log_sz);
 int btf_tag_map_roundtrip(int btf_fd, int key_id, int val_id, __u32 vsz,
 			  const void *in, void *out, __u64 flags);
+/* -errno of the last map that btf_tag_probe_map() could not create */
+extern int btf_tag_map_err;
 enum btf_tag_expect btf_tag_probe_map(int btf_fd, int val_id);
+int btf_tag_probe_kind(int map_fd, char *kind, size_t kind_sz);
+const char *btf_tag_kptr_kind(const char *chain);
 enum btf_tag_expect btf_tag_verdict(struct btf *btf, __u8 flags, int val,
 				    char *log, size_t log_sz);
+enum btf_tag_expect btf_tag_verdict_kind(struct btf *btf, __u8 flags, int val,
+					 char *log, size_t log_sz, char *kind,
+					 size_t kind_sz);
 
 #endif

@@ -15,6 +15,7 @@ struct tag_case {
 	const char *chain;
 	enum btf_tag_expect pointee, attr;
 	const char *msg;	/* for LOAD_FAIL */
+	int map_err;		/* for MAP_FAIL: map creation's -errno */
 };
 
 #define NOT_PTR "annotates STRUCT, not a pointer (attribute convention)"
@@ -51,7 +52,7 @@ static const struct tag_case cases[] = {
 	{ "tag_ptr_fwd", "T:kptr_untrusted>P>F", SPECIAL, SPECIAL },
 	{ "ptr_tag_fwd_unknown", "P>T:kptr_untrusted>G", DATA, LOAD_FAIL,
 	  "annotates FWD, not a pointer" },
-	{ "tag_ptr_fwd_unknown", "T:kptr_untrusted>P>G", DATA, MAP_FAIL },
+	{ "tag_ptr_fwd_unknown", "T:kptr_untrusted>P>G", DATA, MAP_FAIL, NULL, -EINVAL },
 	/* Conflicts: without the flag, the map is created as before, without
 	 * special fields, and its log names the member.
 	 */
@@ -94,7 +95,8 @@ static const char * const conv_str[] = { "pointee", "attr" };
 static void run_case(const struct tag_case *c, bool attr)
 {
 	enum btf_tag_expect want = attr ? c->attr : c->pointee, got;
-	char log[4096];
+	char log[4096], kind[64];
+	const char *want_kind;
 	struct btf *btf;
 	int val;
 
@@ -104,11 +106,17 @@ static void run_case(const struct tag_case *c, bool attr)
 	val = btf_tag_build(btf, c->chain, attr);
 	if (!ASSERT_GT(val, 0, "build"))
 		goto out;
-	got = btf_tag_verdict(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, val, log, sizeof(log));
+	got = btf_tag_verdict_kind(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, val, log, sizeof(log),
+				   kind, sizeof(kind));
 	if (!ASSERT_STREQ(btf_tag_expect_str[got], btf_tag_expect_str[want], c->chain))
 		printf("log: %s\n", log);
 	if (got == LOAD_FAIL && want == LOAD_FAIL && c->msg)
 		ASSERT_HAS_SUBSTR(log, c->msg, "log");
+	if (got == MAP_FAIL && want == MAP_FAIL)
+		ASSERT_EQ(btf_tag_map_err, c->map_err, "map errno");
+	want_kind = btf_tag_kptr_kind(c->chain);
+	if (got == SPECIAL && want == SPECIAL && want_kind)
+		ASSERT_STREQ(kind, want_kind, "kptr kind");
 out:
 	btf__free(btf);
 }
