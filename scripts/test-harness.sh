@@ -110,6 +110,17 @@ printf 't/*  # reason\n' >"$v/fails"
 expect "basefails: listed test passes" "t/b is listed to fail on the base kernel, but was OK" python3 "$s/basefails.py" "$v" "$v/fails" clang
 printf 'gcc:t/a  # reason\n' >"$v/fails"
 expect "basefails: unlisted failure" "clang: t/a fails on the base kernel, unlisted" python3 "$s/basefails.py" "$v" "$v/fails" clang
+# vcostcmp.py: a program base accepts costs the same on the patched kernel,
+# or config/vcost-diffs says why.
+h=file_name,prog_name,verdict,total_insns,total_states
+printf '%s\nx.bpf.o,p,success,10,2\nx.bpf.o,q,failure,5,1\n' $h >"$v/base-clang.csv"
+printf '%s\nx.bpf.o,p,success,10,2\nx.bpf.o,q,success,7,1\n' $h >"$v/patched-clang.csv"
+: >"$v/diffs"
+check "vcost: same cost" python3 "$s/vcostcmp.py" "$v" "$v/diffs" clang
+printf '%s\nx.bpf.o,p,success,12,2\n' $h >"$v/patched-clang.csv"
+expect "vcost: a difference fails" "clang:x.bpf.o:p differs: success, insns 10 -> 12" python3 "$s/vcostcmp.py" "$v" "$v/diffs" clang
+printf 'clang:x.bpf.o:p  # reason\n' >"$v/diffs"
+check "vcost: a listed difference" python3 "$s/vcostcmp.py" "$v" "$v/diffs" clang
 
 # Two VM runs with one result dir: the second stops before it deletes the
 # first one's results.
@@ -273,7 +284,7 @@ helpscreen() {
 	local bad=0 v f
 	for f in $(bash "$s/btt" verbs | cut -d'|' -f2); do [ -f "$s/$f" ] || { echo "verb script $f missing"; bad=1; }; done
 	for f in $(cd "$s" && ls); do
-		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py | basefails.py) continue ;; esac
+		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py | basefails.py | vcostcmp.py) continue ;; esac
 		bash "$s/btt" verbs | cut -d'|' -f2 | grep -qxF "$f" || { echo "script $f has no verb"; bad=1; }
 	done
 	for v in $(grep -ohE 'BTT_[A-Z0-9_]+' "$s"/* "$TOP/.ci/run" | sort -u); do
