@@ -187,14 +187,14 @@ const char *btf_tag_kptr_kind(const char *chain)
 
 int btf_tag_map_err;
 
+static char probe_log[65536];
+
 /* The register type that the verifier logs for a load of the first 8
  * bytes of the value in map @map_fd, such as
  * "untrusted_ptr_or_null_task_struct" for a kptr_untrusted to struct
  * task_struct, or "scalar" for data, into @kind.  Returns 0, or -errno if
  * the program is refused (a load from a spin lock, for example).
  */
-static char probe_log[65536];
-
 int btf_tag_probe_kind(int map_fd, char *kind, size_t kind_sz)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = probe_log,
