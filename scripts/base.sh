@@ -52,7 +52,7 @@ if [ ! -e "$repo/.git/base-done" ] || [ "$(cat "$repo/.git/base-done")" != "$sum
 	rm -rf "$repo" "$repo.tmp"
 	# The scratch worktrees belong to the old tree: drop them (base_worktree
 	# makes them again). An editing tree may hold work: only say so.
-	rm -rf "$repo.apply" "$repo.base" "$repo.bisect"
+	rm -rf "$repo.apply" "$repo.base" "$repo.bisect" "$repo.send"
 	mkdir -p "$repo.tmp"
 	dpkg-deb --fsys-tarfile "$deb" |
 		tar -xO --wildcards "./usr/src/$pkg.tar.*" | tar -xJ -C "$repo.tmp" ||

@@ -2,6 +2,8 @@
 # Export an editing tree (scripts/worktree.sh) back into patches/: format-patch
 # output with a cover letter from the branch description, the series file, and
 # the generated copies of the files the series adds under the kernel paths.
+# The subject prefixes and To/Cc come from scripts/send-prep.sh write; the
+# version (vN) from BTT_SERIES_V or the cover letter being replaced.
 # Usage: export.sh [DIR] (default $CACHE/edit-$BASE).
 . "$(dirname "$0")/lib.sh"
 
@@ -12,13 +14,18 @@ pd=$TOP/patches
 git -C "$dir" diff --quiet HEAD || die "$dir has uncommitted changes; commit them first"
 n=$(git -C "$dir" rev-list --count base..HEAD)
 mkdir -p "$pd"
+# The version carries over from the cover letter this export replaces.
+v=$(sed -nE 's/^Subject: \[[^]]* v([0-9]+) [0-9]+\/[0-9]+\].*/\1/p' "$pd/0000-cover-letter.patch" 2>/dev/null) || true
+export BTT_SERIES_V=${BTT_SERIES_V:-${v:-1}}
 rm -f "$pd"/*.patch
 if [ "$n" -gt 0 ]; then
 	git -C "$dir" config branch.edit.description >/dev/null ||
 		die "no cover letter: set it with git -C $dir branch --edit-description"
 	git -C "$dir" format-patch -q --zero-commit --no-signature --cover-letter \
 		--cover-from-description=subject --subject-prefix="PATCH bpf-next" \
-		-o "$pd" base..HEAD
+		--base=base -o "$pd" base..HEAD
+	# Per-patch subject prefixes (bpf for fixes, RFC, vN) and the To/Cc.
+	BTT_PATCHES=$pd "$TOP/scripts/send-prep.sh" write
 fi
 {
 	echo "# Apply in this order with git am, on top of Linux $BASE ($(cat "$CACHE/base-$BASE.version" 2>/dev/null || echo unknown))."

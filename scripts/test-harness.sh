@@ -278,6 +278,31 @@ fuzzjudge() {
 }
 check "fuzz judge: explained changes pass, refusals and splats fail" fuzzjudge
 
+# send-prep: on a copy of the series with one defect of each kind, each
+# check fails and names it; "write" on the series as exported changes nothing.
+sp=$tmp/sp
+cp -r "$TOP/patches" "$sp"
+cp -r "$TOP/patches" "$tmp/spw"
+first() { ls "$sp"/"$1"-*.patch; }
+sed -i '0,/^Subject: \[PATCH bpf 05/s//Subject: [PATCH bpf-next 05/' "$(first 0005)"
+sed -i 's/^Signed-off-by: .*/Signed-off-by: t <t@t>/' "$(first 0003)"
+awk '!d && /^\+[^+]/ { print $0 " "; d = 1; next } { print }' "$(first 0021)" >"$tmp/p1" && cp "$tmp/p1" "$(first 0021)"
+sed -i -e 's/^base-commit: .*/base-commit: 0000000000000000000000000000000000000000/' \
+	-e '0,/^Subject: \[RFC PATCH bpf-next 00/s//Subject: [RFC PATCH bpf-next v2 00/' \
+	-e '/^    linux-doc@vger.kernel.org,$/d' "$sp/0000-cover-letter.patch"
+sed 's|^F:\tkernel/bpf/btf_tags.c$|F:\tkernel/bpf/btf_tags_gone.c|' "$TOP/MAINTAINERS" >"$tmp/maint"
+spout=$(BTT_PATCHES=$sp BTT_MAINTAINERS=$tmp/maint bash "$s/send-prep.sh" 2>&1) || true
+sp_fails() { grep -qE -- "^FAIL - sendprep: $1" <<<"$spout"; }
+check "sendprep: a fix without the bpf prefix" sp_fails "subject prefixes:.*0005-[^:]*: '\[PATCH bpf-next 05/21\]' \(want '\[PATCH bpf v2 05/21\]'\)"
+check "sendprep: a sign-off that is not the author's" sp_fails "no Signed-off-by of the author: 0003-"
+check "sendprep: trailing whitespace" sp_fails "git am --whitespace=error: 0021-.*trailing whitespace"
+check "sendprep: another base-commit" sp_fails "base-commit '0{40}' is not the base tree's"
+check "sendprep: v2 without a changelog" sp_fails "v2: the cover letter has no 'Changes in v2'"
+check "sendprep: To/Cc not get_maintainer.pl's" sp_fails "the cover letter's To/Cc differs.*> +linux-doc@vger.kernel.org"
+check "sendprep: an F: pattern that matches nothing" sp_fails "MAINTAINERS:.*btf_tags_gone.c"
+spw() { BTT_PATCHES=$tmp/spw bash "$s/send-prep.sh" write && diff -r -I '^Date: ' "$TOP/patches" "$tmp/spw"; }
+check "sendprep: write on the exported series changes nothing" spw
+
 # One help screen: every verb's script exists, every script has a verb (or is
 # a helper of one), and every BTT_* variable the scripts read is documented.
 helpscreen() {

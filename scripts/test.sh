@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command: harness checks, series checks (apply, checkpatch, copies),
-# the main job, then bpftool's convert command on the built objects. Ends
+# The test command: harness checks, series checks (apply, checkpatch, copies,
+# send-prep), the main job, then bpftool's convert command on the built
+# objects and the smoke fuzz run. Ends
 # with one line "N passed, N failed, N skipped"; the whole output is also in
 # the run's folder ($CACHE/runs/..., test.txt).
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +30,7 @@ main() {
 "$s/base.sh"
 checks "$s/test-harness.sh"
 if "$s/check-series.sh"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+checks "$s/send-prep.sh"
 
 # The kernels of the test command (config/flavours RUN "test"); scripts/run.sh
 # alone runs every kernel row.
