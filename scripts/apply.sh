@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Check out branch "series" in the base tree: tag "base" plus every patch in
-# patches/series, applied with git am. BTT_PATCHES overrides the patch dir.
+# the series file of the base (patches/, or patches/BASE/ for a base other
+# than the newest), applied with git am. BTT_PATCHES overrides the patch dir.
 . "$(dirname "$0")/lib.sh"
 
 need_tool git
-pdir=${BTT_PATCHES:-$TOP/patches}
+pdir=${BTT_PATCHES:-$(series_dir)}
 src=${BTT_TREE:-$CACHE/linux-$BASE}
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
 [ -f "$pdir/series" ] || die "no series file in $pdir"

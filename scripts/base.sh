@@ -21,7 +21,18 @@ else
 	mount_same "$dl"
 fi
 
-avail=$(apt apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -u | paste -sd' ') || true
+versions() { apt apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -u | paste -sd' '; }
+avail=$(versions) || true
+# Not in sid (7.3 is in experimental): experimental, for this package only.
+# Its address is sid's, from the root's own apt configuration.
+if [ -z "$avail" ] && [ "$BASE" != 6.12 ]; then
+	sed -n 's/^\(deb .*\) sid \(.*\)$/\1 experimental \2/p' "$ROOT/etc/apt/sources.list" \
+		>"$ROOT/etc/apt/sources.list.d/btt-experimental.list"
+	printf 'Package: *\nPin: release a=experimental\nPin-Priority: -1\n\nPackage: %s\nPin: release a=experimental\nPin-Priority: 100\n' \
+		"$pkg" >"$ROOT/etc/apt/preferences.d/btt-experimental"
+	[ -s "$ROOT/etc/apt/sources.list.d/btt-experimental.list" ] && apt apt-get update -q >/dev/null 2>&1 &&
+		avail=$(versions) || true
+fi
 [ -n "$avail" ] || die "the mirror serves no $pkg package (apt-cache show $pkg found nothing)"
 # The base is pinned: the series is against one exact version.
 read -r ver want_sum < <(lock_entry "$pkg") || true

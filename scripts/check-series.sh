@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Check the series in patches/: the series file matches the patch files, the
+# Check the series of BTT_BASE (patches/ or patches/BASE/): the series file matches the patch files, the
 # cover letter is filled in, every patch applies (scripts/apply.sh), checkpatch
 # --strict is clean on every patch, and the kernel-path copies are identical.
 . "$(dirname "$0")/lib.sh"
 
-pd=$TOP/patches
+pd=$(series_dir)
 src=$CACHE/linux-$BASE
 listed=$(list_file "$pd/series")
 files=$(patch_files "$pd")
-[ "$listed" = "$files" ] || die "patches/series does not list exactly the patch files in patches/, in order"
+[ "$listed" = "$files" ] || die "${pd#"$TOP"/}/series does not list exactly the patch files in ${pd#"$TOP"/}/, in order"
 if [ -n "$files" ]; then
 	[ -f "$pd/0000-cover-letter.patch" ] || die "the series has no cover letter"
 	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$pd/0000-cover-letter.patch" ||
@@ -34,3 +34,5 @@ done
 [ "$bad" = 0 ] || die "checkpatch found problems"
 echo "checkpatch --strict: $(echo "$files" | grep -c . || true) patches clean"
 "$TOP/scripts/copies.sh" check "$src"
+
+"$TOP/scripts/series-same.sh"

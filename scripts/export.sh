@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Export an editing tree (scripts/worktree.sh) back into patches/: format-patch
+# Export an editing tree (scripts/worktree.sh) back into the series of its base
+# (patches/, or patches/BASE/ for a base other than the newest): format-patch
 # output with a cover letter from the branch description, the series file, and
 # the generated copies of the files the series adds under the kernel paths.
 # The subject prefixes and To/Cc come from scripts/send-prep.sh write; the
@@ -9,7 +10,7 @@
 
 need_tool git
 dir=${1:-$CACHE/edit-$BASE}
-pd=$TOP/patches
+pd=$(series_dir)
 [ -e "$dir/.git" ] || die "no editing tree at $dir; run scripts/worktree.sh"
 git -C "$dir" diff --quiet HEAD || die "$dir has uncommitted changes; commit them first"
 n=$(git -C "$dir" rev-list --count base..HEAD)

@@ -6,9 +6,14 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Caches live outside the checkout; BTT_CACHE overrides the location.
 CACHE=${BTT_CACHE:-/var/cache/btf-type-tags}
 ROOT=${BTT_ROOT:-$CACHE/sid}
-# The base kernel: "7.2" (sid's linux-source-7.2) or "6.12" (the host's).
-BASE=${BTT_BASE:-7.2}
+# The base kernel: "7.2" (sid's linux-source-7.2), "7.3" (experimental's) or
+# "6.12" (the host's).
+DEFAULT_BASE=7.2
+BASE=${BTT_BASE:-$DEFAULT_BASE}
 JOBS=${BTT_JOBS:-$(nproc)}
+# patches/ holds the series against the newest base, PRIMARY_BASE; the series
+# against any other base is in patches/BASE/ (series_dir).
+PRIMARY_BASE=7.3
 LOCK=${BTT_LOCK:-$TOP/config/toolchain.lock}
 FLAVOURS=$TOP/config/flavours
 # PATH inside the sid root: toolchain.sh links the pinned compilers into
@@ -149,6 +154,17 @@ list_tests() {
 	list_file "$1" | awk -v t="$2/tests" '
 		BEGIN { while ((getline l < t) > 0) { split(l, w, " "); tests[w[1]] = tests[w[1]] " " w[2] } }
 		{ n = split($1 in tests ? tests[$1] : $1, a, " "); for (i = 1; i <= n; i++) print a[i] }'
+}
+
+# series_dir: the patch dir of the series against BASE.
+series_dir() {
+	if [ "$BASE" = "$PRIMARY_BASE" ]; then echo "$TOP/patches"; else echo "$TOP/patches/$BASE"; fi
+}
+
+# expected_dir: the expected results of the cells (config/expected/, or
+# config/expected/BASE/ for a base other than the default).
+expected_dir() {
+	if [ "$BASE" = "$DEFAULT_BASE" ]; then echo "$TOP/config/expected"; else echo "$TOP/config/expected/$BASE"; fi
 }
 
 # patch_files DIR: the numbered patches in DIR, without the cover letter.

@@ -8,13 +8,13 @@
 # cover letter's To/Cc against get_maintainer.pl (the base tree's, with the
 # project's MAINTAINERS entry, whose F: patterns must match the patched tree).
 # "write" sets the prefixes and the To/Cc (scripts/export.sh runs it).
-# BTT_PATCHES: patch dir (default patches/); BTT_SERIES_V: version to write.
+# BTT_PATCHES: patch dir (default the series of BTT_BASE); BTT_SERIES_V: version to write.
 . "$(dirname "$0")/lib.sh"
 
 need_tool git
 need_tool perl
 mode=${1:-check}
-pd=${BTT_PATCHES:-$TOP/patches}
+pd=${BTT_PATCHES:-$(series_dir)}
 src=$CACHE/linux-$BASE
 cover=$pd/0000-cover-letter.patch
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"

@@ -281,8 +281,8 @@ check "fuzz judge: explained changes pass, refusals and splats fail" fuzzjudge
 # send-prep: on a copy of the series with one defect of each kind, each
 # check fails and names it; "write" on the series as exported changes nothing.
 sp=$tmp/sp
-cp -r "$TOP/patches" "$sp"
-cp -r "$TOP/patches" "$tmp/spw"
+cp -r "$(series_dir)" "$sp"
+cp -r "$(series_dir)" "$tmp/spw"
 first() { ls "$sp"/"$1"-*.patch; }
 sed -i '0,/^Subject: \[PATCH bpf 05/s//Subject: [PATCH bpf-next 05/' "$(first 0005)"
 sed -i 's/^Signed-off-by: .*/Signed-off-by: t <t@t>/' "$(first 0003)"
@@ -300,8 +300,13 @@ check "sendprep: another base-commit" sp_fails "base-commit '0{40}' is not the b
 check "sendprep: v2 without a changelog" sp_fails "v2: the cover letter has no 'Changes in v2'"
 check "sendprep: To/Cc not get_maintainer.pl's" sp_fails "the cover letter's To/Cc differs.*> +linux-doc@vger.kernel.org"
 check "sendprep: an F: pattern that matches nothing" sp_fails "MAINTAINERS:.*btf_tags_gone.c"
-spw() { BTT_PATCHES=$tmp/spw bash "$s/send-prep.sh" write && diff -r -I '^Date: ' "$TOP/patches" "$tmp/spw"; }
+spw() { BTT_PATCHES=$tmp/spw bash "$s/send-prep.sh" write && diff -r -I '^Date: ' "$(series_dir)" "$tmp/spw"; }
 check "sendprep: write on the exported series changes nothing" spw
+
+# series-same: a changed line in the 7.2.y copy of a patch is named.
+cp -r "$TOP/patches" "$tmp/same"
+sed -i '0,/^+.*BTF_FIELD_COMPAT/s//&x/' "$(ls "$tmp"/same/7.2/0010-*.patch)"
+expect "series-same: another added line" "/7.2/0010-.* makes other changes than .*BTF_FIELD_COMPAT" bash "$s/series-same.sh" "$tmp/same"
 
 # One help screen: every verb's script exists, every script has a verb (or is
 # a helper of one), and every BTT_* variable the scripts read is documented.

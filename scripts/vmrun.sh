@@ -56,7 +56,7 @@ done
 kcc=$(cat "$kb/.kcc" 2>/dev/null) || kcc=
 if [ -z "${BTT_VM_PLAN:-}${BTT_VM_ALLOW:-}${BTT_VM_IMAGE:-}" ] && [ -n "$kcc" ]; then
 	for f in $(flavours objects); do
-		e=$TOP/config/expected/$kcc.$f
+		e=$(expected_dir)/$kcc.$f
 		[ -f "$e" ] || die "no expected results for kernel $kcc, objects $f: $e"
 		cp "$e" "$v/expected.$f"
 	done

@@ -22,7 +22,7 @@ for k in user.name user.email; do
 done
 BTT_TREE=$dir BTT_BRANCH=edit "$TOP/scripts/apply.sh" >/dev/null
 # The cover letter travels as the branch description.
-cover=$TOP/patches/0000-cover-letter.patch
+cover=$(series_dir)/0000-cover-letter.patch
 if [ -f "$cover" ]; then
 	# Subject (unfolded) and body, up to the shortlog's "Author (N):" line.
 	awk '/^Subject: / { s = $0; sub(/^Subject: \[[^]]*\] /, "", s); hdr = 1; next }
