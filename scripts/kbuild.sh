@@ -18,6 +18,8 @@ vars=$(flavour kernel "$kcc" 2)
 out=${BTT_KBUILD:-$(kbuild_dir "$kcc")}
 frag=$TOP/config/x86_64.config
 extra=$(flavour kernel "$kcc" 3 | tr , ' ')
+# BTT_PLAIN=1: without the row's extra fragments (lib.sh base_kernel plain).
+! flag "${BTT_PLAIN:-}" || extra=
 frags=$frag
 for f in $extra; do [ -f "$TOP/config/$f" ] || die "no config/$f (config/flavours, kernel $kcc)"; frags="$frags $TOP/config/$f"; done
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"

@@ -101,17 +101,20 @@ base_worktree() {
 	git -C "$1" worktree add -q -f --detach "$2" base
 }
 
-# base_kernel KBUILD: build the base tree, unpatched, into KBUILD-base with
-# the same compiler and config (incremental); prints that dir. The compiler
-# sees the base tree and KBUILD-base at the paths of the series' tree and
-# KBUILD, so ccache serves every file the series does not change.
+# base_kernel KBUILD [plain]: build the base tree, unpatched, into KBUILD-base
+# with the same compiler and config (incremental); prints that dir. The
+# compiler sees the base tree and KBUILD-base at the paths of the series' tree
+# and KBUILD, so ccache serves every file the series does not change (few:
+# the UAPI btf.h changes). "plain": into KBUILD-base-plain, without the kernel
+# row's extra config fragments (the sanitizers), which compiles faster.
 base_kernel() {
-	local src=$CACHE/linux-$BASE kcc
+	local src=$CACHE/linux-$BASE kcc dir=$1-base
 	kcc=$(cat "$1/.kcc" 2>/dev/null) || die "no kernel built in $1"
+	[ "${2:-}" != plain ] || dir=$1-base-plain
 	base_worktree "$src" "$src.base"
 	git -C "$src.base" checkout -q -f --detach base
-	BTT_KCC=$kcc BTT_SRC=$src.base BTT_KBUILD=$1-base BTT_AS_SRC=$src BTT_AS_KBUILD=$1 \
-		"$TOP/scripts/kbuild.sh"
+	BTT_KCC=$kcc BTT_PLAIN=$([ "${2:-}" = plain ] && echo 1 || echo 0) BTT_SRC=$src.base \
+		BTT_KBUILD=$dir BTT_AS_SRC=$src BTT_AS_KBUILD=$1 "$TOP/scripts/kbuild.sh"
 }
 
 # flavours KIND: the names of the kernel compilers (KIND "kernel") or BPF object
