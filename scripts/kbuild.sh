@@ -45,9 +45,13 @@ if [ "$(cat "$out/.frag-stamp" 2>/dev/null)" != "$stamp" ]; then
 	in_root "$src" "$mk -s tinyconfig >/dev/null && \
 		KCONFIG_CONFIG=$out/.config scripts/kconfig/merge_config.sh -m -O $out $out/.config $frags >/dev/null && \
 		$mk -s olddefconfig >/dev/null"
-	# Every option the fragments ask for must have survived olddefconfig.
+	# Every option the fragments ask for must have survived olddefconfig,
+	# unless this tree has no such option (7.3 dropped PROC_SYSCTL).
+	syms=$(find "$src" -name 'Kconfig*' -not -path '*/.git/*' -print0 |
+		xargs -0 sed -nE 's/^[[:space:]]*(menu)?config[[:space:]]+([A-Z0-9_]+).*/CONFIG_\2/p' | sort -u)
 	bad=$(cat $frags | grep -E '^CONFIG_[A-Z0-9_]+=' | while read -r l; do
 		v=${l#*=}; k=${l%%=*}
+		grep -qxF "$k" <<<"$syms" || { note "$k: no such option in this tree"; continue; }
 		case $v in
 		n) grep -q "^$k=" "$out/.config" && echo "$l" ;;
 		*) grep -qxF "$l" "$out/.config" || echo "$l" ;;
