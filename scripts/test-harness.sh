@@ -343,6 +343,25 @@ executable() {
 }
 check "scripts are executable" executable
 
+# gcc-tag-probe.sh DIR: every case GCC fails becomes a reproducer with the
+# case's source, the command, what is expected and what GCC printed.
+gccrepro() {
+	local out line name n=0
+	out=$("$s/gcc-tag-probe.sh" "$tmp/repro" 2>&1) || true
+	while read -r name line; do
+		[ "$line" = ok ] && continue
+		n=$((n + 1))
+		[ -s "$tmp/repro/$name.c" ] || { echo "no $name.c"; return 1; }
+		grep -q '^Command: gcc .* '"$name"'\.c' "$tmp/repro/$name.txt" &&
+			grep -q '^Expected: ' "$tmp/repro/$name.txt" &&
+			grep -qF -- "${line#*: }" "$tmp/repro/$name.txt" ||
+			{ echo "$name.txt lacks the command, the expectation or \"$line\""; return 1; }
+	done < <(grep '^  ' <<<"$out")
+	[ "$(find "$tmp/repro" -name '*.c' 2>/dev/null | wc -l)" = "$n" ] ||
+		{ echo "$n failing cases, other reproducers:"; ls "$tmp/repro"; return 1; }
+}
+check "gccprobe: each failing case written as a GCC bug reproducer" gccrepro
+
 # Every deny list entry carries a reason.
 noreason=$(cat "$TOP"/config/DENYLIST* | grep -vE '^[[:space:]]*(#|$)' | grep -vE '#[[:space:]]*[^[:space:]]' || true)
 if [ -z "$noreason" ]; then echo "ok - deny list entries have reasons"; pass=$((pass + 1))
