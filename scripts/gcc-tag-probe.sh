@@ -37,7 +37,7 @@ probe() {
 		echo "GCC: $gccv (x86_64-linux-gnu)"
 		echo "Command: gcc ${cflags[*]} $1.c -o $1.o"
 		echo
-		echo "Expected: compiles without a diagnostic; $2"
+		echo "Expected: compiles without a diagnostic, as with Clang 21 and 23; $2"
 		echo
 		echo "Actual:"
 		echo "${msg//"/tmp/${d##*/}/"/}"
@@ -48,11 +48,11 @@ bad=0
 gccv=$(chroot "$ROOT" env PATH="$ROOT_PATH" gcc --version | head -n1)
 echo "gcc: $gccv"
 # DEFINE_PER_CPU(u64 [4], v) on x86: the tag drops __seg_gs from the elements.
-probe percpu-array 'the element type keeps address space __seg_gs and carries the type tag, so &v[i] is a __seg_gs pointer (Clang 21 and 23: no diagnostic).' 'extern __seg_gs __tag __typeof__(u64[4]) v;
+probe percpu-array 'the element type keeps address space __seg_gs and carries the type tag, so &v[i] is a __seg_gs pointer.' 'extern __seg_gs __tag __typeof__(u64[4]) v;
 void f(int i) { const void __seg_gs *p = (typeof(&v[i] + 0))0; (void)p; }'
 # DECLARE_PER_CPU(struct foo, v): the tag lands on the struct type.
-probe percpu-struct 'the type tag applies to this use of the type, as __typeof__ makes a new type (Clang 21 and 23: no diagnostic).' 'extern __tag __typeof__(struct foo) v;'
+probe percpu-struct 'the type tag applies to this use of the type, as __typeof__ makes a new type.' 'extern __tag __typeof__(struct foo) v;'
 # void __percpu *__alloc_percpu(...): the tag lands on the function.
-probe function-return 'the type tag applies to the pointed-to type of the return type, as for a declaration of a variable "void __tag *p" (Clang 21 and 23: no diagnostic).' 'void __tag *f(void);'
+probe function-return 'the type tag applies to the pointed-to type of the return type, as for a declaration of a variable "void __tag *p".' 'void __tag *f(void);'
 [ -z "$out" ] || [ "$bad" = 0 ] || echo "reproducers: $out"
 exit "$bad"
