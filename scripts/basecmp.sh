@@ -23,7 +23,7 @@ rm -rf "$out"; mkdir -p "$out"
 
 # 1. The series' tests (the selftests.list entries named btf_tag_conv*), both
 #    flavours: vmrun.sh's own plan.
-list_file "$TOP/config/selftests.list" | awk '/^btf_tag_conv/ { print $1 }' >"$out/allow"
+list_file "$(base_config selftests.list)" | awk '/^btf_(tag_conv|kptr_chains)/ { print $1 }' >"$out/allow"
 # Its own result dir: the patched kernel's results in $st/vm stay.
 BTT_VM_NAME=vm-base BTT_VM_IMAGE=$base_img BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
 for f in $(flavours objects); do cp "$st/vm-base/$f.log" "$out/base-$f.log"; done
@@ -35,7 +35,7 @@ cp -a "$st/vm-base" "$out/vm-base"
 # of the series, and one that fails there unlisted fails for another
 # reason. Either fails this script (after the benchmark).
 rc=0
-python3 "$s/basefails.py" "$out" "$TOP/config/basecmp-fails" $(flavours objects) || rc=1
+python3 "$s/basefails.py" "$out" "$(base_config basecmp-fails)" $(flavours objects) || rc=1
 # The kptr and user programs as the compiler emitted them, and converted to
 # the attribute convention (which libbpf converts back for this kernel).
 echo "verdicts on the base kernel: compiler's object / attribute-converted object"
@@ -50,7 +50,11 @@ for f in $(flavours objects); do
 		"$out/base-$f.log" | sort
 done
 
-# 2. The benchmark.
+# 2. The benchmark (BTT_BENCH_BOOTS=0: none).
+if [ "${BTT_BENCH_BOOTS:-4}" = 0 ]; then
+	echo "benchmark: not run (BTT_BENCH_BOOTS=0)"
+	exit "$rc"
+fi
 # Each script has its own mounts (lib.sh): bind the build dir here too.
 mount_same "$kb"
 in_root "$TOP" "gcc -O2 -Wall -o $st/btf-load-bench scripts/btf-load-bench.c"

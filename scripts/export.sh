@@ -2,7 +2,8 @@
 # Export an editing tree (scripts/worktree.sh) back into the series of its base
 # (patches/, or patches/BASE/ for a base other than the newest): format-patch
 # output with a cover letter from the branch description, the series file, and
-# the generated copies of the files the series adds under the kernel paths.
+# for the newest base, the generated copies of the files the series adds under
+# the kernel paths.
 # The subject prefixes and To/Cc come from scripts/send-prep.sh write; the
 # version (vN) from BTT_SERIES_V or the cover letter being replaced.
 # Usage: export.sh [DIR] (default $CACHE/edit-$BASE).
@@ -32,5 +33,6 @@ fi
 	echo "# Apply in this order with git am, on top of Linux $BASE ($(cat "$CACHE/base-$BASE.version" 2>/dev/null || echo unknown))."
 	patch_files "$pd"
 } >"$pd/series"
-"$TOP/scripts/copies.sh" write "$dir"
+# A backport (6.12) adds other files: it is not the copies' source.
+! same_series || "$TOP/scripts/copies.sh" write "$dir"
 echo "exported $n patches to $pd"

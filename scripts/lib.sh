@@ -164,6 +164,19 @@ series_dir() {
 	if [ "$BASE" = "$PRIMARY_BASE" ]; then echo "$TOP/patches"; else echo "$TOP/patches/$BASE"; fi
 }
 
+# same_series: BASE's series makes the primary series' changes (the primary
+# base, or a base of config/series-same), so it adds the same files; a
+# backport (6.12) is a series of its own.
+same_series() {
+	[ "$BASE" = "$PRIMARY_BASE" ] || list_file "$TOP/config/series-same" | awk '{ print $1 }' | grep -qxF "$BASE"
+}
+
+# base_config NAME: config/BASE/NAME if that exists (a backport's own
+# subset, denylists and base failures), else config/NAME.
+base_config() {
+	if [ -f "$TOP/config/$BASE/$1" ]; then echo "$TOP/config/$BASE/$1"; else echo "$TOP/config/$1"; fi
+}
+
 # expected_dir: the expected results of the cells (config/expected/, or
 # config/expected/BASE/ for a base other than the default).
 expected_dir() {

@@ -3,7 +3,7 @@
 # prints the To/Cc list and one "ok - ..." or "FAIL - ..." line per check:
 # subject prefixes ([PATCH bpf] for a patch with Fixes:, [RFC PATCH ...]
 # for the patches the cover letter calls an RFC, [PATCH bpf-next] for the
-# rest, vN from v2 on), a Signed-off-by of each patch's author, git am
+# rest, [PATCH 6.12.y] for every patch of a backport, vN from v2 on), a Signed-off-by of each patch's author, git am
 # --whitespace=error, the base-commit line, a changelog from v2 on, the
 # cover letter's To/Cc against get_maintainer.pl (the base tree's, with the
 # project's MAINTAINERS entry, whose F: patterns must match the patched tree).
@@ -20,7 +20,8 @@ cover=$pd/0000-cover-letter.patch
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
 [ -f "$cover" ] || die "no cover letter in $pd"
 mapfile -t files < <(patch_files "$pd")
-total=$(printf '%02d' "${#files[@]}")
+# "N/M" as git format-patch writes it: N as wide as M.
+total=${#files[@]}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -43,13 +44,15 @@ vtag=$([ "$ver" -le 1 ] || echo " v$ver")
 # prefix N FILE: the subject prefix patch N (00: the cover letter) must carry.
 prefix() {
 	local r="" tree=bpf-next
+	# A backport's patches all go to the stable line of its base.
+	same_series || tree=$BASE.y
 	if [ "$1" = 00 ]; then
 		[ -z "$rfc" ] || r="RFC "
 	else
 		! is_rfc "$1" || r="RFC "
-		! has_fixes "$2" || tree=bpf
+		! same_series || ! has_fixes "$2" || tree=bpf
 	fi
-	echo "[${r}PATCH $tree$vtag $1/$total]"
+	printf '[%sPATCH %s%s %0*d/%s]\n' "$r" "$tree" "$vtag" "${#total}" "$((10#$1))" "$total"
 }
 
 # The project's MAINTAINERS entry next to the base tree's file.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the selftests subset (config/selftests.list) against a built kernel, in
+# Build the selftests subset (config/selftests.list, or config/BASE/'s) against a built kernel, in
 # every object flavour of config/flavours (test_progs with Clang 21 objects,
 # test_progs-bpf_gcc with GCC 16 objects, clang23/test_progs with Clang 23
 # objects). The test modules and host programs are built by the kernel's own
@@ -50,7 +50,7 @@ while read -r t extra; do
 		fi
 		printf '%s\n' $s | sed -E 's/\.skel\.h$|\.bpf\.o$//; s|^|progs/|; s|$|.c|' >>"$keep"
 	done
-done < <(list_file "${BTT_ST_LIST:-$TOP/config/selftests.list}")
+done < <(list_file "${BTT_ST_LIST:-$(base_config selftests.list)}")
 # Programs that #include another program's .c file need that one too.
 for p in $(sort -u "$keep" | grep '^progs/'); do
 	[ -f "$st/$p" ] || die "$p, used by the subset, does not exist"

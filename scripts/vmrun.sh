@@ -47,9 +47,9 @@ mkdir -p "$v"
 
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
 cp "$kb/.config" "$v/kconfig"
-list_tests "${BTT_VM_ALLOW:-$TOP/config/selftests.list}" "$st" >"$v/allow"
+list_tests "${BTT_VM_ALLOW:-$(base_config selftests.list)}" "$st" >"$v/allow"
 for f in $(flavours objects); do
-	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$TOP/config/$d"; done >"$v/deny.$f"
+	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$(base_config "$d")"; done >"$v/deny.$f"
 done
 # The expected results of each cell (scripts/report.py), for the full run of
 # this kernel's own image only.

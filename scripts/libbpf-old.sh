@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The series' libbpf, in its DEFAULT_BASE (7.2) form, on the unpatched
+# kernel of BTT_BASE (6.12): the 7.2 selftests build of scripts/run.sh runs
+# the kptr and user programs as the compiler emitted them
+# (btf_tag_conv_kptr/_user) and converted to the attribute convention
+# (btf_tag_conv_obj), which libbpf converts back for a kernel without the
+# header flag. The oracle is a property: on one kernel, a program gets the
+# same verdict in both forms, or a better one converted. Each program whose
+# verdicts differ must be in config/BASE/libbpf-old-diffs with its reason,
+# converted must be the one that passes, and each entry there must still
+# differ. Needs the 7.2 selftests (scripts/run.sh) and BTT_BASE's
+# patched kernel build (its unpatched twin is built here, incrementally).
+. "$(dirname "$0")/lib.sh"
+
+need_root
+need_sid_root
+s=$TOP/scripts
+[ "$BASE" != "$DEFAULT_BASE" ] || die "set BTT_BASE to an older base than $DEFAULT_BASE (6.12)"
+kb=$(kbuild_dir)
+[ -f "$kb/vmlinux" ] || die "no $BASE kernel in $kb; run BTT_BASE=$BASE scripts/run.sh first"
+lkb=$(BASE=$DEFAULT_BASE kbuild_dir)
+[ -x "$lkb/selftests/test_progs" ] || die "no $DEFAULT_BASE selftests in $lkb; run scripts/run.sh first"
+base_kb=$(base_kernel "$kb")
+out=$CACHE/libbpf-old-$BASE
+rm -rf "$out"; mkdir -p "$out"
+printf '%s\n' btf_tag_conv_kptr btf_tag_conv_user btf_tag_conv_obj >"$out/allow"
+name=vm-old$BASE
+BTT_VM_NAME=${name//./_} BTT_VM_IMAGE=$base_kb/arch/x86/boot/bzImage BTT_VM_ALLOW=$out/allow \
+	"$s/vmrun.sh" "$lkb" >"$out/tests.txt" || true
+cp -a "$lkb/selftests/${name//./_}" "$out/vm"
+grep -q "Linux version $BASE\." "$out/vm/console.log" || die "the guest did not boot the $BASE kernel, see $out/vm/console.log"
+# "FLAVOUR PROGRAM ORIGINAL CONVERTED" for each program of the two tests.
+for f in $(flavours objects); do
+	awk -v f="$f" '
+		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv_(kptr|user|obj)\/(kptr|read)_[a-z_]+:[A-Z]+/) {
+			split(substr($0, RSTART, RLENGTH), a, /[ \/:]+/)
+			if (a[3] == "btf_tag_conv_obj") conv[a[4]] = a[5]; else orig[a[4]] = a[5]
+		}
+		END { for (n in orig) print f, n, orig[n], (n in conv) ? conv[n] : "none" }' \
+		"$out/vm/$f.log" | sort
+done >"$out/verdicts"
+[ -s "$out/verdicts" ] || die "no verdicts in $out/vm; see $out/tests.txt"
+echo "verdicts on unpatched $BASE, libbpf of $DEFAULT_BASE: flavour program compiler's-object converted-object"
+sed 's/^/  /' "$out/verdicts"
+grep -E '^  (total|btf_tag_conv_obj/(convert_sanitize|load_attr|light_skel_pointee))' "$out/tests.txt" || true
+list=$(base_config libbpf-old-diffs)
+[ -f "$list" ] || die "no $list"
+rc=0
+while read -r f n o c; do
+	listed=$(list_file "$list" | awk -v f="$f" -v n="$n" '$1 == f && $2 == n' | grep -c .) || true
+	if [ "$o" != "$c" ] && [ "$listed" = 0 ]; then
+		echo "FAIL: $f $n is $o as compiled, $c converted, and not in ${list#"$TOP"/}"; rc=1
+	elif [ "$o" != "$c" ] && [ "$c" != OK ]; then
+		echo "FAIL: $f $n is $o as compiled, but $c converted: the conversion made it worse"; rc=1
+	elif [ "$o" = "$c" ] && [ "$listed" != 0 ]; then
+		echo "FAIL: $f $n is $o both ways, but ${list#"$TOP"/} says it differs"; rc=1
+	fi
+done <"$out/verdicts"
+list_file "$list" | while read -r f n _; do
+	grep -q "^$f $n " "$out/verdicts" || { echo "FAIL: $f $n of ${list#"$TOP"/} did not run"; exit 1; }
+done || rc=1
+echo "libbpf-old: $(awk '$3 == $4' "$out/verdicts" | grep -c .) programs with the same verdict both ways, $(awk '$3 != $4' "$out/verdicts" | grep -c .) listed differences"
+exit "$rc"
