@@ -54,5 +54,28 @@ void f(int i) { const void __seg_gs *p = (typeof(&v[i] + 0))0; (void)p; }'
 probe percpu-struct 'the type tag applies to this use of the type, as __typeof__ makes a new type.' 'extern __tag __typeof__(struct foo) v;'
 # void __percpu *__alloc_percpu(...): the tag lands on the function.
 probe function-return 'the type tag applies to the pointed-to type of the return type, as for a declaration of a variable "void __tag *p".' 'void __tag *f(void);'
+# The way around function-return: spellings of a tagged return type, each
+# compiled with -gbtf; its warning, and the chain GCC gives the return type.
+echo "return-type spellings (gcc -gbtf; the chain of f's return type):"
+for sp in 'void __tag *f(void)' '__typeof__(void __tag *) f(void)' 'ptr_t f(void)'; do
+	printf '%s\ntypedef void __tag *ptr_t;\n%s { return 0; }\n' "$hdr" "$sp" >"$d/ret.c"
+	msg=$(chroot "$ROOT" env PATH="$ROOT_PATH" gcc -std=gnu11 -O2 -gbtf -c "/tmp/${d##*/}/ret.c" \
+		-o "/tmp/${d##*/}/ret.o" 2>&1) || die "gcc failed on '$sp': $msg"
+	ret=$(chroot "$ROOT" env PATH="$ROOT_PATH" bpftool btf dump file "/tmp/${d##*/}/ret.o" | awk '
+		/^\[[0-9]+\] / {
+			id = substr($1, 2, length($1) - 2); kind[id] = $2; name[id] = $3
+			if (match($0, /(ret_)?type_id=[0-9]+/)) { v = substr($0, RSTART, RLENGTH); sub(/.*=/, "", v); ref[id] = v }
+		}
+		END {
+			for (id in kind) if (kind[id] == "FUNC" && name[id] == "\047f\047") fn = id
+			t = ref[ref[fn]]; s = ""
+			for (n = 0; t != "" && t != 0 && n < 8; n++) {
+				k = kind[t]; if (k == "TYPE_TAG") k = "T:" name[t]; gsub("\047", "", k)
+				s = s k ">"; t = ref[t]
+			}
+			print s "void"
+		}')
+	printf '  %-36s %-8s %s\n' "$sp" "$(grep -q 'warning:' <<<"$msg" && echo warning || echo clean)" "$ret"
+done
 [ -z "$out" ] || [ "$bad" = 0 ] || echo "reproducers: $out"
 exit "$bad"
