@@ -965,6 +965,60 @@ static void test_legacy_bss_kptr(void)
 	}
 }
 
+/* A .bss holding a struct with a timer and then bitfields that do not start
+ * a byte, in an mmap-able array map:
+ *   struct holder { struct bpf_timer t; int a:3, b:5; } g;
+ * 7.2.13 fails on the bitfield and makes the map without fields, so mmap()
+ * works.  The new reading skips the bitfield and finds the timer; without
+ * the flag the legacy reading still fails on the bitfield, so the map is
+ * mmap-able as before.  With the flag the timer is kept and mmap() fails.
+ */
+static void test_legacy_bss_timer_bitfield(void)
+{
+	int attr, fd, mfd, int_id, long_id, timer, holder, var, sec;
+	char log[4096], mlog[1024];
+	void *mem;
+	struct btf *btf;
+
+	for (attr = 0; attr < 2; attr++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+		timer = btf__add_struct(btf, "bpf_timer", 16);
+		btf__add_field(btf, "a", long_id, 0, 0);
+		btf__add_field(btf, "b", long_id, 64, 0);
+		holder = btf__add_struct(btf, "holder", 24);
+		btf__add_field(btf, "t", timer, 0, 0);
+		btf__add_field(btf, "a", int_id, 128, 3);
+		btf__add_field(btf, "b", int_id, 131, 5);
+		var = btf__add_var(btf, "g", BTF_VAR_GLOBAL_ALLOCATED, holder);
+		sec = btf__add_datasec(btf, ".bss", 24);
+		btf__add_datasec_var_info(btf, var, 0, 24);
+		fd = btf_tag_load(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+		if (!ASSERT_GE(fd, 0, "load")) {
+			printf("log: %s\n", log);
+			btf__free(btf);
+			continue;
+		}
+		mfd = btf_tag_map_create(fd, 0, sec, 24, BPF_F_MMAPABLE, mlog, sizeof(mlog));
+		if (ASSERT_GE(mfd, 0, "map")) {
+			mem = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
+				   mfd, 0);
+			if (attr)
+				ASSERT_EQ(mem, MAP_FAILED, "timer kept");
+			else
+				ASSERT_NEQ(mem, MAP_FAILED, "mmap as before");
+			if (mem != MAP_FAILED)
+				munmap(mem, getpagesize());
+			close(mfd);
+		}
+		close(fd);
+		btf__free(btf);
+	}
+}
+
 /* Refusals of a value's special fields say why: a list head without its
  * "contains" tag fails the BTF load, a uptr fails an array map.  Both
  * failed with nothing but the type dump in the log before.
@@ -1115,6 +1169,8 @@ void test_btf_tag_conv(void)
 		test_legacy_field_array();
 	if (test__start_subtest("legacy_bss_kptr"))
 		test_legacy_bss_kptr();
+	if (test__start_subtest("legacy_bss_timer_bitfield"))
+		test_legacy_bss_timer_bitfield();
 	if (test__start_subtest("bitfield_spin_lock"))
 		test_bitfield_spin_lock();
 	if (test__start_subtest("unknown_flag"))
