@@ -205,7 +205,10 @@ int btf_tag_probe_kind(int map_fd, char *kind, size_t kind_sz)
 		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
 		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
 		BPF_EMIT_CALL(BPF_FUNC_map_lookup_elem),
-		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		/* The null branch ends the program: a kernel that cannot
+		 * tell that the element exists follows it too.
+		 */
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
 		BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_0, 0),
 		/* A use of r3, so that the log shows its type */
 		BPF_JMP_IMM(BPF_JEQ, BPF_REG_3, 0, 0),
