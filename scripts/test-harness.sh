@@ -43,6 +43,10 @@ expect "no sid root" "no sid root with bpf-gcc at $tmp/none" \
 	env BTT_ROOT="$tmp/none" bash "$s/kbuild.sh"
 expect "base version missing" "the mirror serves no linux-source-7.99 package" \
 	env BTT_BASE=7.99 bash "$s/base.sh"
+expect "gccwa: an unknown workaround" "no workaround config/gcc-workarounds/nosuch.patch" \
+	bash "$s/gcc-workaround.sh" nosuch
+expect "libbpf-old: no older base" "set BTT_BASE to an older base than 7.2" \
+	env BTT_BASE=7.2 bash "$s/libbpf-old.sh"
 
 # A patch whose context does not match: named, with git's reason.
 r=$tmp/repo; mkdir -p "$r" "$tmp/p"
@@ -356,7 +360,7 @@ gccrepro() {
 			grep -q '^Expected: ' "$tmp/repro/$name.txt" &&
 			grep -qF -- "${line#*: }" "$tmp/repro/$name.txt" ||
 			{ echo "$name.txt lacks the command, the expectation or \"$line\""; return 1; }
-	done < <(grep '^  ' <<<"$out")
+	done < <(sed '/^return-type spellings/,$d' <<<"$out" | grep '^  ')
 	[ "$(find "$tmp/repro" -name '*.c' 2>/dev/null | wc -l)" = "$n" ] ||
 		{ echo "$n failing cases, other reproducers:"; ls "$tmp/repro"; return 1; }
 }
