@@ -367,7 +367,7 @@ gccrepro() {
 check "gccprobe: each failing case written as a GCC bug reproducer" gccrepro
 
 # Every deny list entry carries a reason.
-noreason=$(cat "$TOP"/config/DENYLIST* | grep -vE '^[[:space:]]*(#|$)' | grep -vE '#[[:space:]]*[^[:space:]]' || true)
+noreason=$(cat "$TOP"/config/DENYLIST* "$TOP"/config/*/DENYLIST* | grep -vE '^[[:space:]]*(#|$)' | grep -vE '#[[:space:]]*[^[:space:]]' || true)
 if [ -z "$noreason" ]; then echo "ok - deny list entries have reasons"; pass=$((pass + 1))
 else echo "FAIL - deny list entries without a reason: $noreason"; fail=$((fail + 1)); fi
 
