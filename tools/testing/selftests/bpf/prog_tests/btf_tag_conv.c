@@ -915,6 +915,35 @@ static void test_legacy_field_array(void)
 	}
 }
 
+/* Load @btf with the header flag if @attr, make an mmap-able array map of
+ * its .bss DATASEC @sec (@sz bytes), with the map-create log in @mlog, and
+ * mmap() it.  Returns 1 if mmap() works, 0 if it fails, -1 if the BTF or the
+ * map could not be made.  Frees @btf.
+ */
+static int bss_mmap(struct btf *btf, int attr, int sec, __u32 sz, char *mlog, size_t mlog_sz)
+{
+	int fd, mfd, ret = -1;
+	char log[4096];
+	void *mem;
+
+	fd = btf_tag_load(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
+	btf__free(btf);
+	if (!ASSERT_GE(fd, 0, "load")) {
+		printf("log: %s\n", log);
+		return -1;
+	}
+	mfd = btf_tag_map_create(fd, 0, sec, sz, BPF_F_MMAPABLE, mlog, mlog_sz);
+	if (ASSERT_GE(mfd, 0, "map")) {
+		mem = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+		ret = mem != MAP_FAILED;
+		if (ret)
+			munmap(mem, getpagesize());
+		close(mfd);
+	}
+	close(fd);
+	return ret;
+}
+
 /* A .bss holding a typedef kptr in an mmap-able array map:
  *   typedef struct task_struct __kptr *kp_t; kp_t p;
  * Without the flag, mmap() works as it always did (the typedef is data in
@@ -923,9 +952,8 @@ static void test_legacy_field_array(void)
  */
 static void test_legacy_bss_kptr(void)
 {
-	int attr, fd, mfd, long_id, ts, p, var, sec;
-	char log[4096], mlog[1024];
-	void *mem;
+	int attr, long_id, ts, p, var, sec, ret;
+	char mlog[1024];
 	struct btf *btf;
 
 	for (attr = 0; attr < 2; attr++) {
@@ -940,28 +968,15 @@ static void test_legacy_bss_kptr(void)
 		var = btf__add_var(btf, "p", BTF_VAR_GLOBAL_ALLOCATED, p);
 		sec = btf__add_datasec(btf, ".bss", 8);
 		btf__add_datasec_var_info(btf, var, 0, 8);
-		fd = btf_tag_load(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
-		if (!ASSERT_GE(fd, 0, "load")) {
-			printf("log: %s\n", log);
-			btf__free(btf);
+		ret = bss_mmap(btf, attr, sec, 8, mlog, sizeof(mlog));
+		if (ret < 0)
 			continue;
+		if (attr) {
+			ASSERT_EQ(ret, 0, "kptr kept");
+		} else {
+			ASSERT_EQ(ret, 1, "mmap as before");
+			ASSERT_HAS_SUBSTR(mlog, "variable 'p'", "log");
 		}
-		mfd = btf_tag_map_create(fd, 0, sec, 8, BPF_F_MMAPABLE, mlog, sizeof(mlog));
-		if (ASSERT_GE(mfd, 0, "map")) {
-			mem = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
-				   mfd, 0);
-			if (attr) {
-				ASSERT_EQ(mem, MAP_FAILED, "kptr kept");
-			} else {
-				ASSERT_NEQ(mem, MAP_FAILED, "mmap as before");
-				ASSERT_HAS_SUBSTR(mlog, "variable 'p'", "log");
-			}
-			if (mem != MAP_FAILED)
-				munmap(mem, getpagesize());
-			close(mfd);
-		}
-		close(fd);
-		btf__free(btf);
 	}
 }
 
@@ -975,9 +990,8 @@ static void test_legacy_bss_kptr(void)
  */
 static void test_legacy_bss_timer_bitfield(void)
 {
-	int attr, fd, mfd, int_id, long_id, timer, holder, var, sec;
-	char log[4096], mlog[1024];
-	void *mem;
+	int attr, int_id, long_id, timer, holder, var, sec, ret;
+	char mlog[1024];
 	struct btf *btf;
 
 	for (attr = 0; attr < 2; attr++) {
@@ -996,26 +1010,9 @@ static void test_legacy_bss_timer_bitfield(void)
 		var = btf__add_var(btf, "g", BTF_VAR_GLOBAL_ALLOCATED, holder);
 		sec = btf__add_datasec(btf, ".bss", 24);
 		btf__add_datasec_var_info(btf, var, 0, 24);
-		fd = btf_tag_load(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
-		if (!ASSERT_GE(fd, 0, "load")) {
-			printf("log: %s\n", log);
-			btf__free(btf);
-			continue;
-		}
-		mfd = btf_tag_map_create(fd, 0, sec, 24, BPF_F_MMAPABLE, mlog, sizeof(mlog));
-		if (ASSERT_GE(mfd, 0, "map")) {
-			mem = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
-				   mfd, 0);
-			if (attr)
-				ASSERT_EQ(mem, MAP_FAILED, "timer kept");
-			else
-				ASSERT_NEQ(mem, MAP_FAILED, "mmap as before");
-			if (mem != MAP_FAILED)
-				munmap(mem, getpagesize());
-			close(mfd);
-		}
-		close(fd);
-		btf__free(btf);
+		ret = bss_mmap(btf, attr, sec, 24, mlog, sizeof(mlog));
+		if (ret >= 0)
+			ASSERT_EQ(ret, !attr, attr ? "timer kept" : "mmap as before");
 	}
 }
 
