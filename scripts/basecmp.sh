@@ -40,14 +40,8 @@ python3 "$s/basefails.py" "$out" "$(base_config basecmp-fails)" $(flavours objec
 # the attribute convention (which libbpf converts back for this kernel).
 echo "verdicts on the base kernel: compiler's object / attribute-converted object"
 for f in $(flavours objects); do
-	awk -v f="$f" '
-		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv_(kptr|user|obj)\/(kptr|read)_[a-z_]+:[A-Z]+/) {
-			split(substr($0, RSTART, RLENGTH), a, /[ \/:]+/)
-			name = a[4]; v = a[5]
-			if (a[3] == "btf_tag_conv_obj") conv[name] = v; else orig[name] = v
-		}
-		END { for (n in orig) printf "  %-6s %-20s %-5s %s\n", f, n, orig[n], conv[n] }' \
-		"$out/base-$f.log" | sort
+	conv_verdicts "$f" "$out/base-$f.log" |
+		awk '{ printf "  %-6s %-20s %-5s %s\n", $1, $2, $3, ($4 == "none" ? "" : $4) }'
 done
 
 # 2. The benchmark (BTT_BENCH_BOOTS=0: none).

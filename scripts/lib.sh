@@ -177,6 +177,19 @@ base_config() {
 	if [ -f "$TOP/config/$BASE/$1" ]; then echo "$TOP/config/$BASE/$1"; else echo "$TOP/config/$1"; fi
 }
 
+# conv_verdicts FLAVOUR LOG: "FLAVOUR PROGRAM COMPILED CONVERTED" for each
+# kptr_/read_ program of a test_progs LOG: its verdict in btf_tag_conv_kptr
+# or _user (the compiler's object) and in btf_tag_conv_obj (the object
+# converted to the attribute convention; "none" if it did not run).
+conv_verdicts() {
+	awk -v f="$1" '
+		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv_(kptr|user|obj)\/(kptr|read)_[a-z_]+:[A-Z]+/) {
+			split(substr($0, RSTART, RLENGTH), a, /[ \/:]+/)
+			if (a[3] == "btf_tag_conv_obj") conv[a[4]] = a[5]; else orig[a[4]] = a[5]
+		}
+		END { for (n in orig) print f, n, orig[n], (n in conv) ? conv[n] : "none" }' "$2" | sort
+}
+
 # expected_dir: the expected results of the cells (config/expected/, or
 # config/expected/BASE/ for a base other than the default).
 expected_dir() {

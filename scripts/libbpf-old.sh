@@ -31,13 +31,7 @@ cp -a "$lkb/selftests/${name//./_}" "$out/vm"
 grep -q "Linux version $BASE\." "$out/vm/console.log" || die "the guest did not boot the $BASE kernel, see $out/vm/console.log"
 # "FLAVOUR PROGRAM ORIGINAL CONVERTED" for each program of the two tests.
 for f in $(flavours objects); do
-	awk -v f="$f" '
-		match($0, /^#[0-9]+\/[0-9]+ +btf_tag_conv_(kptr|user|obj)\/(kptr|read)_[a-z_]+:[A-Z]+/) {
-			split(substr($0, RSTART, RLENGTH), a, /[ \/:]+/)
-			if (a[3] == "btf_tag_conv_obj") conv[a[4]] = a[5]; else orig[a[4]] = a[5]
-		}
-		END { for (n in orig) print f, n, orig[n], (n in conv) ? conv[n] : "none" }' \
-		"$out/vm/$f.log" | sort
+	conv_verdicts "$f" "$out/vm/$f.log"
 done >"$out/verdicts"
 [ -s "$out/verdicts" ] || die "no verdicts in $out/vm; see $out/tests.txt"
 echo "verdicts on unpatched $BASE, libbpf of $DEFAULT_BASE: flavour program compiler's-object converted-object"
