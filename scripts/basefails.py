@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""The series' tests on the unpatched base kernel against a fixed list.
+"""Test results against a fixed list of the leaves that fail.
 
 Usage: basefails.py OUT LIST FLAVOUR...  (OUT/base-FLAVOUR.log per flavour)
 
-LIST (config/basecmp-fails) names the test_progs leaves (TEST/SUBTEST, or
-TEST without subtests) that fail on the base kernel, one per line with its
-reason after '#': "NAME" for every flavour, "FLAVOUR:NAME" for one; NAME may
-hold fnmatch wildcards. Exits 1 on a listed leaf that passes or is skipped,
-a line that matches no result, and an unlisted failure.
+LIST (config/basecmp-fails for the series' tests on the unpatched base
+kernel, config/regress-fails for scripts/regress.sh) names the test_progs
+leaves (TEST/SUBTEST, or TEST without subtests) that fail, one per line with
+its reason after '#': "NAME" for every flavour, "FLAVOUR:NAME" for one; NAME
+may hold fnmatch wildcards. Exits 1 on a listed leaf that passes or is
+skipped, a line that matches no result, and an unlisted failure.
 """
 import fnmatch
 import sys
@@ -17,19 +18,21 @@ sys.path.insert(0, str(Path(__file__).parent))
 from report import denied, parse  # noqa: E402
 
 
-def main():
-    out, lst, flavours = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
-    results = {}
+def read_logs(out, prefix, flavours):
+    """{flavour: {leaf: verdict}} of OUT/PREFIX-FLAVOUR.log ({} if none)."""
+    res = {}
     for f in flavours:
-        log = out / f'base-{f}.log'
-        results[f] = parse(log.read_text(errors='replace')) if log.exists() else {}
+        log = out / f'{prefix}-{f}.log'
+        res[f] = parse(log.read_text(errors='replace')) if log.exists() else {}
+    return res
+
+
+def check_listed(results, lst, where):
+    """Problems of RESULTS against the fail list LST; WHERE names the kernel."""
     if not lst.exists():
-        print(f'FAIL - no list {lst}; the failures on the base kernel were:')
-        for f, leaves in results.items():
-            for leaf, verdict in sorted(leaves.items()):
-                if verdict == 'FAIL':
-                    print(f'  {f}:{leaf}')
-        return 1
+        bad = [f'{f}:{leaf}' for f, leaves in results.items()
+               for leaf, verdict in sorted(leaves.items()) if verdict == 'FAIL']
+        return [f'no list {lst}; the failures on {where} were: ' + (' '.join(bad) or 'none')]
     entries = []
     for entry, reason in denied(lst):
         if not reason:
@@ -39,21 +42,27 @@ def main():
     problems, used = [], set()
     for f, leaves in results.items():
         if not leaves:
-            problems.append(f'{f}: no results in {out / f"base-{f}.log"}')
+            problems.append(f'{f}: no results')
             continue
         mine = [(fl, n) for fl, n in entries if fl in ('', f)]
         for leaf, verdict in sorted(leaves.items()):
             hit = [e for e in mine if fnmatch.fnmatchcase(leaf, e[1])]
             used.update(hit)
             if hit and verdict != 'FAIL':
-                problems.append(f'{f}: {leaf} is listed to fail on the base kernel, but was {verdict}')
+                problems.append(f'{f}: {leaf} is listed to fail on {where}, but was {verdict}')
             elif not hit and verdict == 'FAIL':
-                problems.append(f'{f}: {leaf} fails on the base kernel, unlisted')
+                problems.append(f'{f}: {leaf} fails on {where}, unlisted')
         n = sum(v == 'FAIL' for v in leaves.values())
-        print(f'{f}: {n} of {len(leaves)} leaves fail on the base kernel')
+        print(f'{f}: {n} of {len(leaves)} leaves fail on {where}')
     for e in entries:
         if e not in used:
             problems.append(f'{lst.name}: "{e[0] + ":" if e[0] else ""}{e[1]}" matches no result')
+    return problems
+
+
+def main():
+    out, lst, flavours = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+    problems = check_listed(read_logs(out, 'base', flavours), lst, 'the base kernel')
     for p in problems:
         print(f'FAIL - {p}')
     if not problems:

@@ -130,8 +130,10 @@ flavour() {
 }
 
 # kernels: the kernel compilers of a run, BTT_KERNELS or every kernel row of
-# config/flavours.
-kernels() { echo "${BTT_KERNELS:-$(flavours kernel | paste -sd' ')}"; }
+# config/flavours but those whose RUN is "own" (built only when named).
+kernels() {
+	echo "${BTT_KERNELS:-$(list_file "$FLAVOURS" | awk '$1 == "kernel" && $6 != "own" { print $2 }' | paste -sd' ')}"
+}
 
 # test_kernels: the kernel compilers of the test command, BTT_KERNELS or the
 # kernel rows of config/flavours whose RUN is "test".

@@ -114,6 +114,25 @@ printf 't/*  # reason\n' >"$v/fails"
 expect "basefails: listed test passes" "t/b is listed to fail on the base kernel, but was OK" python3 "$s/basefails.py" "$v" "$v/fails" clang
 printf 'gcc:t/a  # reason\n' >"$v/fails"
 expect "basefails: unlisted failure" "clang: t/a fails on the base kernel, unlisted" python3 "$s/basefails.py" "$v" "$v/fails" clang
+# regresscmp.py: the regression cell. The patched kernel fails what
+# config/regress-fails lists; a leaf that passes on the base kernel and not on
+# the patched one, a listed test without a result, a kernel report and a
+# guest timeout each fail it.
+r=$v/regress; mkdir -p "$r"
+printf '#1/1     t/a:OK\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$r/patched-clang.log"
+cp "$r/patched-clang.log" "$r/base-clang.log"
+printf 't\n' >"$r/allow"; printf 't/b  # reason\n' >"$r/fails"
+for k in patched base; do echo 0 >"$r/$k-status"; echo "btt-init: end" >"$r/$k-console.log"; done
+check "regress: as listed, same as base" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
+printf '#1/1     t/a:FAIL\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$r/patched-clang.log"
+printf 't/*  # reason\n' >"$r/fails"
+expect "regress: passes on base only" "clang: t/a passes on the base kernel, but is FAIL on the patched one" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
+cp "$r/base-clang.log" "$r/patched-clang.log"; printf 't/b  # reason\n' >"$r/fails"; printf 't\nu\n' >"$r/allow"
+expect "regress: test without a result" "clang: u printed no result on the patched kernel" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
+printf 't\n' >"$r/allow"; echo "BUG: KASAN: use-after-free in x" >>"$r/patched-console.log"
+expect "regress: kernel report" "patched kernel: a kernel report on the console: BUG: KASAN" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
+echo "btt-init: end" >"$r/patched-console.log"; echo 124 >"$r/base-status"
+expect "regress: guest timeout" "base kernel: the guest timed out" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
 # vcostcmp.py: a program base accepts costs the same on the patched kernel,
 # or config/vcost-diffs says why.
 h=file_name,prog_name,verdict,total_insns,total_states
@@ -318,7 +337,7 @@ helpscreen() {
 	local bad=0 v f
 	for f in $(bash "$s/btt" verbs | cut -d'|' -f2); do [ -f "$s/$f" ] || { echo "verb script $f missing"; bad=1; }; done
 	for f in $(cd "$s" && ls); do
-		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py | basefails.py | vcostcmp.py) continue ;; esac
+		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py | basefails.py | regresscmp.py | vcostcmp.py) continue ;; esac
 		bash "$s/btt" verbs | cut -d'|' -f2 | grep -qxF "$f" || { echo "script $f has no verb"; bad=1; }
 	done
 	for v in $(grep -ohE 'BTT_[A-Z0-9_]+' "$s"/* "$TOP/.ci/run" | sort -u); do

@@ -5,7 +5,8 @@
 # dir), copies them to BTT_VM_DIR
 # if set, and prints the report
 # (scripts/report.py), checked against config/expected/KCC.FLAVOUR unless one of
-# the variables below changes the run. BTT_VM_IMAGE boots another kernel image with the same
+# the variables below changes the run. BTT_VM_WATCHDOG sets test_progs'
+# watchdog (seconds). BTT_VM_IMAGE boots another kernel image with the same
 # selftests, BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
 # BTT_VM_CONSOLE=1 streams the guest console; BTT_VM_SHELL=1 gives a guest
 # shell on this terminal when a run fails (no timeout then).
@@ -48,6 +49,11 @@ mkdir -p "$v"
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
 cp "$kb/.config" "$v/kconfig"
 list_tests "${BTT_VM_ALLOW:-$(base_config selftests.list)}" "$st" >"$v/allow"
+# BTT_VM_WATCHDOG: test_progs kills a test after this many seconds (its default 120).
+if [ -n "${BTT_VM_WATCHDOG:-}" ]; then
+	[[ $BTT_VM_WATCHDOG =~ ^[1-9][0-9]*$ ]] || die "BTT_VM_WATCHDOG must be a number of seconds, not '$BTT_VM_WATCHDOG'"
+	echo "$BTT_VM_WATCHDOG" >"$v/watchdog"
+fi
 for f in $(flavours objects); do
 	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$(base_config "$d")"; done >"$v/deny.$f"
 done
