@@ -16,7 +16,7 @@ s=$TOP/scripts
 kb=$(kbuild_dir)
 st=$kb/selftests
 [ -x "$st/test_progs" ] || die "no patched build in $kb; run scripts/run.sh first"
-base_kb=$(base_kernel "$kb")
+base_kb=$(base_kmods "$kb")
 base_img=$base_kb/arch/x86/boot/bzImage
 out=$CACHE/basecmp-$BASE
 rm -rf "$out"; mkdir -p "$out"
@@ -25,7 +25,7 @@ rm -rf "$out"; mkdir -p "$out"
 #    flavours: vmrun.sh's own plan.
 list_file "$(base_config selftests.list)" | awk '/^btf_(tag_conv|kptr_chains)/ { print $1 }' >"$out/allow"
 # Its own result dir: the patched kernel's results in $st/vm stay.
-BTT_VM_NAME=vm-base BTT_VM_IMAGE=$base_img BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
+BTT_VM_NAME=vm-base BTT_VM_IMAGE=$base_img BTT_VM_KMODS=kmods-base BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
 for f in $(flavours objects); do cp "$st/vm-base/$f.log" "$out/base-$f.log"; done
 echo "series' tests on the base kernel:"
 grep -E '^  (btf_tag_conv|flavour)|^flavour' "$out/base-tests.txt" || true

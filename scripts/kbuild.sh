@@ -7,6 +7,7 @@
 # BTT_AS_KBUILD: the compiler sees the tree and the build dir at these paths,
 # another build's, so that ccache's results of that build serve this one
 # (lib.sh base_kernel; the binds live in this script's mount namespace).
+# BTT_KMODS: a dir of external module sources to build against the kernel too.
 . "$(dirname "$0")/lib.sh"
 
 need_root
@@ -87,4 +88,10 @@ with_progress "kernel ($kcc)" "$out/build.log" \
 	'echo "$(grep -c "^  CC " "$out/build.log") files compiled"' \
 	in_root "$src" "$mk -j$JOBS bzImage modules" ||
 	{ tail -n 30 "$out/build.log" >&2; die "kernel build failed, see $real_out/build.log"; }
+# BTT_KMODS: external modules (their sources in that dir) built against this kernel.
+if [ -n "${BTT_KMODS:-}" ]; then
+	mount_same "$BTT_KMODS"
+	in_root "$src" "$mk M=$BTT_KMODS modules" >"$BTT_KMODS/build.log" 2>&1 ||
+		{ tail -n 20 "$BTT_KMODS/build.log" >&2; die "modules in $BTT_KMODS failed to build against $real_out"; }
+fi
 echo "$real_out"

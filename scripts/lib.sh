@@ -117,6 +117,25 @@ base_kernel() {
 		BTT_KBUILD=$dir BTT_AS_SRC=$src BTT_AS_KBUILD=$1 "$TOP/scripts/kbuild.sh"
 }
 
+# base_kmods KBUILD: the selftests' test modules (bpf_testmod, ...) built
+# against KBUILD's base kernel (base_kernel, whose dir it prints), into
+# KBUILD/ST/kmods-base (ST:
+# BTT_ST or selftests), where vmrun.sh's BTT_VM_KMODS finds them: modules
+# built for the patched kernel do not load on the base one (another version
+# magic, another vmlinux BTF).
+base_kmods() {
+	local kname=${1##*/} st=$1/${BTT_ST:-selftests} src dir b
+	src=$CACHE/st-${kname#kbuild-}${BTT_ST:+-$BTT_ST}/src/tools/testing/selftests/bpf/test_kmods
+	[ -d "$src" ] || die "no test modules at $src; build the selftests first"
+	dir=$CACHE/kmods-${kname#kbuild-}-base
+	rm -rf "$dir"; mkdir -p "$dir"
+	cp "$src"/Makefile "$src"/*.[ch] "$dir/"
+	b=$(BTT_KMODS=$dir base_kernel "$1")
+	rm -rf "$st/kmods-base"; mkdir -p "$st/kmods-base"
+	cp "$dir"/*.ko "$st/kmods-base/"
+	echo "$b"
+}
+
 # flavours KIND: the names of the kernel compilers (KIND "kernel") or BPF object
 # flavours (KIND "objects") in config/flavours, in order.
 flavours() { list_file "$FLAVOURS" | awk -v k="$1" '$1 == k { print $2 }'; }

@@ -4,7 +4,7 @@
 # every object flavour for the first kernel row's build (the sanitizer kernel;
 # into KBUILD/regress) and runs them on the patched kernel and on the
 # unpatched base kernel with the same compiler and config (KBUILD-base, built
-# if needed), with test_progs' watchdog at BTT_VM_WATCHDOG (here 600 s by
+# if needed, with the test modules built for it), with test_progs' watchdog at BTT_VM_WATCHDOG (here 600 s by
 # default: the sanitizers under TCG are slow). scripts/regresscmp.py judges:
 # the patched kernel fails exactly the leaves config/regress-fails lists, with
 # no kernel report, and nothing that passes on the base kernel fails there.
@@ -39,7 +39,7 @@ run() {
 }
 run patched "$kb/arch/x86/boot/bzImage"
 if [ "${BTT_REGRESS_BASE:-1}" != 0 ]; then
-	base_kb=$(base_kernel "$kb")
-	run base "$base_kb/arch/x86/boot/bzImage"
+	base_kb=$(BTT_ST=regress base_kmods "$kb")
+	BTT_VM_KMODS=kmods-base run base "$base_kb/arch/x86/boot/bzImage"
 fi
 python3 "$s/regresscmp.py" "$out" "$(base_config regress-fails)" $(flavours objects)

@@ -6,8 +6,9 @@
 # if set, and prints the report
 # (scripts/report.py), checked against config/expected/KCC.FLAVOUR unless one of
 # the variables below changes the run. BTT_VM_WATCHDOG sets test_progs'
-# watchdog (seconds). BTT_VM_IMAGE boots another kernel image with the same
-# selftests, BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
+# watchdog (seconds), BTT_VM_KMODS replaces the test modules. BTT_VM_IMAGE
+# boots another kernel image with the same selftests, BTT_VM_PLAN and
+# BTT_VM_ALLOW replace the plan and the allow list.
 # BTT_VM_CONSOLE=1 streams the guest console; BTT_VM_SHELL=1 gives a guest
 # shell on this terminal when a run fails (no timeout then).
 . "$(dirname "$0")/lib.sh"
@@ -49,6 +50,12 @@ mkdir -p "$v"
 install -m 755 "$TOP/scripts/guest-init" "$ROOT/btt-init"
 cp "$kb/.config" "$v/kconfig"
 list_tests "${BTT_VM_ALLOW:-$(base_config selftests.list)}" "$st" >"$v/allow"
+# BTT_VM_KMODS: a dir under the selftests dir whose *.ko the guest mounts over
+# the flavours' own (lib.sh base_kmods: modules for the base kernel).
+if [ -n "${BTT_VM_KMODS:-}" ]; then
+	[ -n "$(ls "$st/$BTT_VM_KMODS"/*.ko 2>/dev/null)" ] || die "BTT_VM_KMODS: no modules in $st/$BTT_VM_KMODS"
+	echo "$BTT_VM_KMODS" >"$v/kmods"
+fi
 # BTT_VM_WATCHDOG: test_progs kills a test after this many seconds (its default 120).
 if [ -n "${BTT_VM_WATCHDOG:-}" ]; then
 	[[ $BTT_VM_WATCHDOG =~ ^[1-9][0-9]*$ ]] || die "BTT_VM_WATCHDOG must be a number of seconds, not '$BTT_VM_WATCHDOG'"
