@@ -2,9 +2,8 @@
 # Verifier cost, base vs patched kernel: veristat on the series' kptr and
 # user-pointer objects and the kptr-related upstream objects of the subset,
 # in every object flavour, on the unpatched base kernel and on the patched
-# one. bpf_testmod is not loaded: built against the patched tree, it loads
-# there only, and a program's weak kfunc from it would resolve on one
-# kernel and not the other. scripts/vcostcmp.py lists every program that
+# one. Each kernel runs with bpf_testmod built for it (lib.sh base_kmods),
+# so that the programs that call its kfuncs load on both. scripts/vcostcmp.py lists every program that
 # base accepts whose processed instructions or states differ, and fails on
 # any that config/vcost-diffs does not explain.
 # Needs scripts/run.sh to have built the patched kernel and the selftests.
@@ -15,7 +14,7 @@ need_sid_root
 kb=$(kbuild_dir)
 st=$kb/selftests
 [ -x "$st/veristat" ] || die "no veristat in $st; run scripts/run.sh first"
-base_kb=$(base_kernel "$kb")
+base_kb=$(base_kmods "$kb")
 out=$CACHE/vcost-$BASE
 rm -rf "$out"; mkdir -p "$out"
 objs=$(list_file "$TOP/config/vcost-objects" | awk '{ print $1 ".bpf.o" }')
@@ -26,6 +25,7 @@ for f in $(flavours objects); do
 	done
 done
 {
+	echo "kmod /mnt/st /usr/sbin/insmod bpf_testmod.ko"
 	for f in $(flavours objects); do
 		# shellcheck disable=SC2086 # one word per object
 		echo "vs-$f /mnt/st/$(flavour objects "$f" 3) /mnt/st/veristat -o csv -e file,prog,verdict,insns,states" $objs
@@ -35,8 +35,12 @@ for k in base patched; do
 	img=$kb/arch/x86/boot/bzImage
 	[ "$k" = base ] && img=$base_kb/arch/x86/boot/bzImage
 	note "veristat on the $k kernel"
-	BTT_VM_NAME=vm-vcost-$k BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/plan \
+	kmods=
+	[ "$k" = patched ] || kmods=kmods-base
+	BTT_VM_NAME=vm-vcost-$k BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/plan BTT_VM_KMODS=$kmods \
 		"$TOP/scripts/vmrun.sh" "$kb" >"$out/vm-$k.txt" 2>&1 || true
+	[ "$(cat "$st/vm-vcost-$k/kmod.rc" 2>/dev/null)" = 0 ] ||
+		die "bpf_testmod did not load on the $k kernel: $(cat "$st/vm-vcost-$k/kmod.log" 2>/dev/null)"
 	for f in $(flavours objects); do
 		cp "$st/vm-vcost-$k/vs-$f.log" "$out/$k-$f.csv" 2>/dev/null || : >"$out/$k-$f.csv"
 	done
