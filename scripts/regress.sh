@@ -4,42 +4,66 @@
 # every object flavour for the first kernel row's build (the sanitizer kernel;
 # into KBUILD/regress) and runs them on the patched kernel and on the
 # unpatched base kernel with the same compiler and config (KBUILD-base, built
-# if needed, with the test modules built for it), with test_progs' watchdog at BTT_VM_WATCHDOG (here 600 s by
-# default: the sanitizers under TCG are slow). scripts/regresscmp.py judges:
-# the patched kernel fails exactly the leaves config/regress-fails lists, with
-# no kernel report, and nothing that passes on the base kernel fails there.
-# BTT_REGRESS_BASE=0: the patched kernel only. Results in $CACHE/regress-BASE.
+# if needed, with the test modules built for it), with test_progs' watchdog at
+# BTT_VM_WATCHDOG (here 600 s by default: the sanitizers under TCG are slow).
+# scripts/regresscmp.py judges: the patched kernel fails exactly the leaves
+# config/regress-fails lists, with no kernel report, and nothing that passes
+# on the base kernel fails there.
+# Usage: regress.sh [all|patched|base]: both kernels (default), or one; "base"
+# adds the base kernel's run to the patched results of the same build.
+# BTT_REGRESS_BASE: the flavours the base kernel runs (default all; 0: none).
+# Results in $CACHE/regress-BASE.
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_sid_root
 s=$TOP/scripts
+what=${1:-all}
+case $what in all | patched | base) ;; *) die "usage: regress.sh [all|patched|base]" ;; esac
 kb=$(kbuild_dir)
 [ -f "$kb/vmlinux" ] || die "no patched kernel in $kb; run scripts/run.sh first"
 out=$CACHE/regress-$BASE
-rm -rf "$out"; mkdir -p "$out"
+if [ "$what" = base ]; then
+	[ -s "$out/patched-status" ] || die "no patched-kernel results in $out; run regress.sh patched first"
+else
+	rm -rf "$out"
+fi
+mkdir -p "$out"
 list_file "$(base_config regress.list)" | awk '{ print $1 }' >"$out/allow"
 # The verifier_NAME tests are all defined by prog_tests/verifier.c.
 sed -E 's/^verifier_[a-z0-9_]+$/verifier/' "$out/allow" | sort -u >"$out/build.list"
 BTT_ST=regress BTT_ST_LIST=$out/build.list "$s/stbuild.sh" "$kb" >/dev/null
+if [ "$what" = base ] && [ -n "$(find "$kb/regress" -name test_progs\* -newer "$out/patched-status")" ]; then
+	die "the selftests were rebuilt after the patched kernel's run in $out; run regress.sh all"
+fi
 export BTT_VM_WATCHDOG=${BTT_VM_WATCHDOG:-600} BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-5400}
 
-# run KERNEL IMAGE: one boot, every flavour; its logs into $out as KERNEL-*.
+# run KERNEL IMAGE [FLAVOUR...]: one boot, those flavours (default all); its
+# logs into $out as KERNEL-*.
 run() {
-	local v=$kb/regress/vm-$1
-	BTT_ST=regress BTT_VM_NAME=vm-$1 BTT_VM_IMAGE=$2 BTT_VM_ALLOW=$out/allow \
-		"$s/vmrun.sh" "$kb" >"$out/$1-report.txt" 2>&1 || true
-	sed -n 's/^vm: .*, qemu status \([0-9]*\)$/\1/p' "$out/$1-report.txt" >"$out/$1-status"
-	[ -s "$out/$1-status" ] || die "the $1 kernel's VM run did not start, see $out/$1-report.txt"
-	cp "$v/console.log" "$out/$1-console.log"
+	local k=$1 img=$2 v=$kb/regress/vm-$1 f fl
+	shift 2
+	fl=("$@")
+	[ $# -gt 0 ] || mapfile -t fl < <(flavours objects)
+	for f in "${fl[@]}"; do
+		echo "$f /mnt/st/$(flavour objects "$f" 1) ./$(flavour objects "$f" 2)"
+	done >"$out/$k-plan"
+	BTT_ST=regress BTT_VM_NAME=vm-$k BTT_VM_IMAGE=$img BTT_VM_ALLOW=$out/allow BTT_VM_PLAN=$out/$k-plan \
+		"$s/vmrun.sh" "$kb" >"$out/$k-report.txt" 2>&1 || true
+	sed -n 's/^vm: .*, qemu status \([0-9]*\)$/\1/p' "$out/$k-report.txt" >"$out/$k-status"
+	[ -s "$out/$k-status" ] || die "the $k kernel's VM run did not start, see $out/$k-report.txt"
+	cp "$v/console.log" "$out/$k-console.log"
 	for f in $(flavours objects); do
-		[ ! -f "$v/$f.log" ] || cp "$v/$f.log" "$out/$1-$f.log"
+		[ ! -f "$v/$f.log" ] || cp "$v/$f.log" "$out/$k-$f.log"
 	done
-	echo "$1 kernel:"; grep -E '^  total ' "$out/$1-report.txt" || true
+	echo "$k kernel:"; grep -E '^  total ' "$out/$k-report.txt" || true
 }
-run patched "$kb/arch/x86/boot/bzImage"
-if [ "${BTT_REGRESS_BASE:-1}" != 0 ]; then
+[ "$what" = base ] || run patched "$kb/arch/x86/boot/bzImage"
+bf=${BTT_REGRESS_BASE:-$(flavours objects | paste -sd' ')}
+if [ "$what" != patched ] && [ "$bf" != 0 ]; then
+	for f in $bf; do flavour objects "$f" 1 >/dev/null; done
 	base_kb=$(BTT_ST=regress base_kmods "$kb")
-	BTT_VM_KMODS=kmods-base run base "$base_kb/arch/x86/boot/bzImage"
+	# shellcheck disable=SC2086 # flavour names
+	BTT_VM_KMODS=kmods-base run base "$base_kb/arch/x86/boot/bzImage" $bf
 fi
 python3 "$s/regresscmp.py" "$out" "$(base_config regress-fails)" $(flavours objects)

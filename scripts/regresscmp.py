@@ -44,6 +44,9 @@ def main():
     if 'base' in res:
         for f in flavours:
             base, new = res['base'][f], res['patched'][f]
+            if not base:
+                print(f'{f}: not run on the base kernel')
+                continue
             lost = sorted(l for l, v in base.items() if v == 'OK' and new.get(l) != 'OK')
             won = sorted(l for l, v in new.items() if v == 'OK' and base.get(l) not in (None, 'OK'))
             same = sum(1 for l, v in base.items() if new.get(l) == v)

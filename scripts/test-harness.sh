@@ -133,6 +133,10 @@ printf 't\n' >"$r/allow"; echo "BUG: KASAN: use-after-free in x" >>"$r/patched-c
 expect "regress: kernel report" "patched kernel: a kernel report on the console: BUG: KASAN" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
 echo "btt-init: end" >"$r/patched-console.log"; echo 124 >"$r/base-status"
 expect "regress: guest timeout" "base kernel: the guest timed out" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
+echo 0 >"$r/base-status"; rm "$r/base-clang.log"
+check "regress: a flavour the base kernel did not run is not compared" bash -c \
+	"set -o pipefail; python3 '$s/regresscmp.py' '$r' '$r/fails' clang | grep 'clang: not run on the base kernel'"
+expect "regress: bad argument" "usage: regress.sh \\[all\\|patched\\|base\\]" bash "$s/regress.sh" bogus
 # vcostcmp.py: a program base accepts costs the same on the patched kernel,
 # or config/vcost-diffs says why.
 h=file_name,prog_name,verdict,total_insns,total_states
