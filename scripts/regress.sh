@@ -9,61 +9,63 @@
 # scripts/regresscmp.py judges: the patched kernel fails exactly the leaves
 # config/regress-fails lists, with no kernel report, and nothing that passes
 # on the base kernel fails there.
-# Usage: regress.sh [all|patched|base]: both kernels (default), or one; "base"
-# adds the base kernel's run to the patched results of the same build.
-# BTT_REGRESS_BASE: the flavours the base kernel runs (default all; 0: none).
-# Results in $CACHE/regress-BASE.
+# Usage: regress.sh [all|patched|base] [FLAVOUR...]: both kernels (default)
+# or one, every object flavour or those named. Only "all" without flavours
+# starts afresh; otherwise the results of the other runs of the same build
+# stay in $CACHE/regress-BASE, where regresscmp.py judges them together.
+# config/regress-deny: tests not run, with their reasons (BTT_VM_DENY).
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_sid_root
 s=$TOP/scripts
 what=${1:-all}
-case $what in all | patched | base) ;; *) die "usage: regress.sh [all|patched|base]" ;; esac
+case $what in all | patched | base) ;; *) die "usage: regress.sh [all|patched|base] [FLAVOUR...]" ;; esac
+[ $# = 0 ] || shift
+for f in "$@"; do flavour objects "$f" 1 >/dev/null; done
+fl=("$@")
+[ $# -gt 0 ] || mapfile -t fl < <(flavours objects)
 kb=$(kbuild_dir)
 [ -f "$kb/vmlinux" ] || die "no patched kernel in $kb; run scripts/run.sh first"
 out=$CACHE/regress-$BASE
-if [ "$what" = base ]; then
-	[ -s "$out/patched-status" ] || die "no patched-kernel results in $out; run regress.sh patched first"
-else
-	rm -rf "$out"
-fi
+[ "$what" != all ] || [ $# -gt 0 ] || rm -rf "$out"
 mkdir -p "$out"
 list_file "$(base_config regress.list)" | awk '{ print $1 }' >"$out/allow"
 # The verifier_NAME tests are all defined by prog_tests/verifier.c.
 sed -E 's/^verifier_[a-z0-9_]+$/verifier/' "$out/allow" | sort -u >"$out/build.list"
 BTT_ST=regress BTT_ST_LIST=$out/build.list "$s/stbuild.sh" "$kb" >/dev/null
-if [ "$what" = base ] && [ -n "$(find "$kb/regress" -name test_progs\* -newer "$out/patched-status")" ]; then
-	die "the selftests were rebuilt after the patched kernel's run in $out; run regress.sh all"
-fi
+# Results of an earlier run are only judged with the build that made them.
+for st in "$out"/*.status; do
+	[ -e "$st" ] || continue
+	[ -z "$(find "$kb/regress" -name 'test_progs*' -newer "$st")" ] ||
+		die "the selftests were rebuilt after the run of $st; run regress.sh all"
+done
+export BTT_VM_DENY=$TOP/config/regress-deny
 export BTT_VM_WATCHDOG=${BTT_VM_WATCHDOG:-600} BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-5400}
 
-# run KERNEL IMAGE [FLAVOUR...]: one boot, those flavours (default all); its
-# logs into $out as KERNEL-*.
+# run KERNEL IMAGE: one boot, the flavours asked for; its logs into $out as
+# KERNEL-*.
 run() {
-	local k=$1 img=$2 v=$kb/regress/vm-$1 f fl
-	shift 2
-	fl=("$@")
-	[ $# -gt 0 ] || mapfile -t fl < <(flavours objects)
+	local k=$1 img=$2 v=$kb/regress/vm-$1 f
 	for f in "${fl[@]}"; do
 		echo "$f /mnt/st/$(flavour objects "$f" 1) ./$(flavour objects "$f" 2)"
 	done >"$out/$k-plan"
 	BTT_ST=regress BTT_VM_NAME=vm-$k BTT_VM_IMAGE=$img BTT_VM_ALLOW=$out/allow BTT_VM_PLAN=$out/$k-plan \
 		"$s/vmrun.sh" "$kb" >"$out/$k-report.txt" 2>&1 || true
-	sed -n 's/^vm: .*, qemu status \([0-9]*\)$/\1/p' "$out/$k-report.txt" >"$out/$k-status"
-	[ -s "$out/$k-status" ] || die "the $k kernel's VM run did not start, see $out/$k-report.txt"
-	cp "$v/console.log" "$out/$k-console.log"
-	for f in $(flavours objects); do
+	sed -n 's/^vm: .*, qemu status \([0-9]*\)$/\1/p' "$out/$k-report.txt" >"$out/$k.status"
+	[ -s "$out/$k.status" ] || die "the $k kernel's VM run did not start, see $out/$k-report.txt"
+	for f in "${fl[@]}"; do
+		rm -f "$out/$k-$f.log"
+		cp "$out/$k.status" "$out/$k-$f.status"
 		[ ! -f "$v/$f.log" ] || cp "$v/$f.log" "$out/$k-$f.log"
+		cp "$v/console.log" "$out/$k-$f.console.log"
+		cp "$v/deny.$f" "$out/deny.$f"
 	done
 	echo "$k kernel:"; grep -E '^  total ' "$out/$k-report.txt" || true
 }
 [ "$what" = base ] || run patched "$kb/arch/x86/boot/bzImage"
-bf=${BTT_REGRESS_BASE:-$(flavours objects | paste -sd' ')}
-if [ "$what" != patched ] && [ "$bf" != 0 ]; then
-	for f in $bf; do flavour objects "$f" 1 >/dev/null; done
+if [ "$what" != patched ]; then
 	base_kb=$(BTT_ST=regress base_kmods "$kb")
-	# shellcheck disable=SC2086 # flavour names
-	BTT_VM_KMODS=kmods-base run base "$base_kb/arch/x86/boot/bzImage" $bf
+	BTT_VM_KMODS=kmods-base run base "$base_kb/arch/x86/boot/bzImage"
 fi
 python3 "$s/regresscmp.py" "$out" "$(base_config regress-fails)" $(flavours objects)

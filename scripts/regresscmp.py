@@ -3,12 +3,13 @@
 
 Usage: regresscmp.py OUT FAILS FLAVOUR...
 
-OUT holds, per kernel K (patched, and base if it ran), K-FLAVOUR.log (the
-test_progs output), K-console.log and K-status (qemu's exit status), and
-OUT/allow, the tests that were asked for. Exits 1 on:
+OUT holds, per kernel K (patched, and base where it ran) and flavour F,
+K-F.log (the test_progs output), K-F.console.log and K-F.status (qemu's exit
+status of that boot); OUT/allow, the tests that were asked for, and
+OUT/deny.F, those not run. Exits 1 on:
 - a kernel report on a console (oops, BUG, WARN, KASAN, UBSAN) or a guest
   that timed out;
-- a test of OUT/allow without a result on the patched kernel;
+- a test of OUT/allow, not denied, without a result on the patched kernel;
 - patched-kernel failures other than the leaves FAILS lists (basefails.py);
 - a leaf that passes on the base kernel and not on the patched one.
 """
@@ -17,28 +18,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from basefails import check_listed, read_logs  # noqa: E402
-from report import BAD_KERNEL  # noqa: E402
+from report import BAD_KERNEL, denied  # noqa: E402
 
 
 def main():
     out, fails, flavours = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
     problems = []
-    kernels = [k for k in ('patched', 'base') if (out / f'{k}-status').exists()]
-    if 'patched' not in kernels:
+    ran = {k: [f for f in flavours if (out / f'{k}-{f}.status').exists()] for k in ('patched', 'base')}
+    if not ran['patched']:
         raise SystemExit(f'regresscmp: no patched-kernel run in {out}')
+    kernels = [k for k in ran if ran[k]]
     for k in kernels:
-        status = (out / f'{k}-status').read_text().strip()
-        if status == '124':
-            problems.append(f'{k} kernel: the guest timed out')
-        console = out / f'{k}-console.log'
-        text = console.read_text(errors='replace') if console.exists() else ''
-        bad = [l for l in text.splitlines() if BAD_KERNEL.search(l)]
-        if bad:
-            problems.append(f'{k} kernel: a kernel report on the console: {bad[0].strip()}')
+        for f in ran[k]:
+            if (out / f'{k}-{f}.status').read_text().strip() == '124':
+                problems.append(f'{k} kernel ({f}): the guest timed out')
+            console = out / f'{k}-{f}.console.log'
+            text = console.read_text(errors='replace') if console.exists() else ''
+            bad = [l for l in text.splitlines() if BAD_KERNEL.search(l)]
+            if bad:
+                problems.append(f'{k} kernel ({f}): a kernel report on the console: {bad[0].strip()}')
     res = {k: read_logs(out, k, flavours) for k in kernels}
     allow = [l.split()[0] for l in (out / 'allow').read_text().splitlines() if l.strip()]
     for f, leaves in res['patched'].items():
         tops = {leaf.split('/')[0] for leaf in leaves}
+        deny = out / f'deny.{f}'
+        tops |= {e for e, _ in denied(deny) if '/' not in e} if deny.exists() else set()
         problems += [f'{f}: {t} printed no result on the patched kernel' for t in allow if t not in tops]
     problems += check_listed(res['patched'], fails, 'the patched kernel')
     if 'base' in res:

@@ -122,21 +122,23 @@ r=$v/regress; mkdir -p "$r"
 printf '#1/1     t/a:OK\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$r/patched-clang.log"
 cp "$r/patched-clang.log" "$r/base-clang.log"
 printf 't\n' >"$r/allow"; printf 't/b  # reason\n' >"$r/fails"
-for k in patched base; do echo 0 >"$r/$k-status"; echo "btt-init: end" >"$r/$k-console.log"; done
+for k in patched base; do echo 0 >"$r/$k-clang.status"; echo "btt-init: end" >"$r/$k-clang.console.log"; done
 check "regress: as listed, same as base" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
 printf '#1/1     t/a:FAIL\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$r/patched-clang.log"
 printf 't/*  # reason\n' >"$r/fails"
 expect "regress: passes on base only" "clang: t/a passes on the base kernel, but is FAIL on the patched one" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
 cp "$r/base-clang.log" "$r/patched-clang.log"; printf 't/b  # reason\n' >"$r/fails"; printf 't\nu\n' >"$r/allow"
 expect "regress: test without a result" "clang: u printed no result on the patched kernel" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-printf 't\n' >"$r/allow"; echo "BUG: KASAN: use-after-free in x" >>"$r/patched-console.log"
-expect "regress: kernel report" "patched kernel: a kernel report on the console: BUG: KASAN" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-echo "btt-init: end" >"$r/patched-console.log"; echo 124 >"$r/base-status"
-expect "regress: guest timeout" "base kernel: the guest timed out" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-echo 0 >"$r/base-status"; rm "$r/base-clang.log"
+printf 't\n' >"$r/allow"; echo "BUG: KASAN: use-after-free in x" >>"$r/patched-clang.console.log"
+expect "regress: kernel report" "patched kernel \\(clang\\): a kernel report on the console: BUG: KASAN" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
+echo "btt-init: end" >"$r/patched-clang.console.log"; echo 124 >"$r/base-clang.status"
+expect "regress: guest timeout" "base kernel \\(clang\\): the guest timed out" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
+echo 0 >"$r/base-clang.status"; rm "$r/base-clang.log"
 check "regress: a flavour the base kernel did not run is not compared" bash -c \
 	"set -o pipefail; python3 '$s/regresscmp.py' '$r' '$r/fails' clang | grep 'clang: not run on the base kernel'"
 expect "regress: bad argument" "usage: regress.sh \\[all\\|patched\\|base\\]" bash "$s/regress.sh" bogus
+printf 't\nu\n' >"$r/allow"; printf 'u  # reason\n' >"$r/deny.clang"
+check "regress: a denied test needs no result" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
 # vcostcmp.py: a program base accepts costs the same on the patched kernel,
 # or config/vcost-diffs says why.
 h=file_name,prog_name,verdict,total_insns,total_states

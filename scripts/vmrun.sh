@@ -6,7 +6,8 @@
 # if set, and prints the report
 # (scripts/report.py), checked against config/expected/KCC.FLAVOUR unless one of
 # the variables below changes the run. BTT_VM_WATCHDOG sets test_progs'
-# watchdog (seconds), BTT_VM_KMODS replaces the test modules. BTT_VM_IMAGE
+# watchdog (seconds), BTT_VM_KMODS replaces the test modules, BTT_VM_DENY adds
+# a deny list. BTT_VM_IMAGE
 # boots another kernel image with the same selftests, BTT_VM_PLAN and
 # BTT_VM_ALLOW replace the plan and the allow list.
 # BTT_VM_CONSOLE=1 streams the guest console; BTT_VM_SHELL=1 gives a guest
@@ -61,8 +62,17 @@ if [ -n "${BTT_VM_WATCHDOG:-}" ]; then
 	[[ $BTT_VM_WATCHDOG =~ ^[1-9][0-9]*$ ]] || die "BTT_VM_WATCHDOG must be a number of seconds, not '$BTT_VM_WATCHDOG'"
 	echo "$BTT_VM_WATCHDOG" >"$v/watchdog"
 fi
+# BTT_VM_DENY: another deny list, "[FLAVOUR:]TEST[/SUBTEST]  # reason" lines.
+[ -z "${BTT_VM_DENY:-}" ] || [ -f "$BTT_VM_DENY" ] || die "BTT_VM_DENY: no file $BTT_VM_DENY"
 for f in $(flavours objects); do
-	for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$(base_config "$d")"; done >"$v/deny.$f"
+	{
+		for d in $(flavour objects "$f" 5 | tr , ' '); do cat "$(base_config "$d")"; done
+		[ -z "${BTT_VM_DENY:-}" ] || awk -v f="$f" -v all="$(flavours objects | paste -sd' ')" '
+			BEGIN { n = split(all, a, " "); for (i = 1; i <= n; i++) fl[a[i]] = 1 }
+			match($0, /^[a-z0-9_]+:/) && (substr($0, 1, RLENGTH - 1) in fl) {
+				if (substr($0, 1, RLENGTH - 1) == f) print substr($0, RLENGTH + 1); next }
+			{ print }' "$BTT_VM_DENY"
+	} >"$v/deny.$f"
 done
 # The expected results of each cell (scripts/report.py), for the full run of
 # this kernel's own image only.
