@@ -125,7 +125,9 @@ base_kernel() {
 # magic, another vmlinux BTF).
 base_kmods() {
 	local kname=${1##*/} st=$1/${BTT_ST:-selftests} src dir b
-	src=$CACHE/st-${kname#kbuild-}${BTT_ST:+-$BTT_ST}/src/tools/testing/selftests/bpf/test_kmods
+	src=$CACHE/st-${kname#kbuild-}${BTT_ST:+-$BTT_ST}/src/tools/testing/selftests/bpf
+	# 6.12 keeps them in bpf_testmod/
+	if [ -d "$src/test_kmods" ]; then src=$src/test_kmods; else src=$src/bpf_testmod; fi
 	[ -d "$src" ] || die "no test modules at $src; build the selftests first"
 	dir=$CACHE/kmods-${kname#kbuild-}-base
 	rm -rf "$dir"; mkdir -p "$dir"

@@ -34,11 +34,14 @@ list_file "$(base_config regress.list)" | awk '{ print $1 }' >"$out/allow"
 # The verifier_NAME tests are all defined by prog_tests/verifier.c.
 sed -E 's/^verifier_[a-z0-9_]+$/verifier/' "$out/allow" | sort -u >"$out/build.list"
 BTT_ST=regress BTT_ST_LIST=$out/build.list "$s/stbuild.sh" "$kb" >/dev/null
+# runner FLAVOUR: the sha256 of its test_progs, which embeds its BPF objects.
+runner() { sha256sum "$kb/regress/$(flavour objects "$1" 1)/$(flavour objects "$1" 2)" | cut -d' ' -f1; }
 # Results of an earlier run are only judged with the build that made them.
-for st in "$out"/*.status; do
-	[ -e "$st" ] || continue
-	[ -z "$(find "$kb/regress" -name 'test_progs*' -newer "$st")" ] ||
-		die "the selftests were rebuilt after the run of $st; run regress.sh all"
+for b in "$out"/*.build; do
+	[ -e "$b" ] || continue
+	f=${b%.build}; f=${f##*-}
+	[ "$(cat "$b")" = "$(runner "$f")" ] ||
+		die "$f's test_progs changed since the run of ${b%.build}; run regress.sh all"
 done
 export BTT_VM_DENY=$TOP/config/regress-deny
 export BTT_VM_WATCHDOG=${BTT_VM_WATCHDOG:-600} BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-5400}
@@ -57,6 +60,7 @@ run() {
 	for f in "${fl[@]}"; do
 		rm -f "$out/$k-$f.log"
 		cp "$out/$k.status" "$out/$k-$f.status"
+		runner "$f" >"$out/$k-$f.build"
 		[ ! -f "$v/$f.log" ] || cp "$v/$f.log" "$out/$k-$f.log"
 		cp "$v/console.log" "$out/$k-$f.console.log"
 		cp "$v/deny.$f" "$out/deny.$f"
