@@ -114,6 +114,10 @@ printf 't/*  # reason\n' >"$v/fails"
 expect "basefails: listed test passes" "t/b is listed to fail on the base kernel, but was OK" python3 "$s/basefails.py" "$v" "$v/fails" clang
 printf 'gcc:t/a  # reason\n' >"$v/fails"
 expect "basefails: unlisted failure" "clang: t/a fails on the base kernel, unlisted" python3 "$s/basefails.py" "$v" "$v/fails" clang
+printf 't/a  # reason\nt/b  # flaky: a timing assumption\n' >"$v/fails"
+check "basefails: a flaky entry may pass" python3 "$s/basefails.py" "$v" "$v/fails" clang
+printf 't/a  # reason\nt/b  # timing\n' >"$v/fails"
+expect "basefails: other entries may not" "t/b is listed to fail on the base kernel, but was OK" python3 "$s/basefails.py" "$v" "$v/fails" clang
 # regresscmp.py: the regression cell. The patched kernel fails what
 # config/regress-fails lists; a leaf that passes on the base kernel and not on
 # the patched one, a listed test without a result, a kernel report and a
