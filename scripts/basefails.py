@@ -38,7 +38,8 @@ def check_listed(results, lst, where):
     for entry, reason in denied(lst):
         if not reason:
             raise SystemExit(f'{lst}: "{entry}" has no reason')
-        fl, _, name = entry.rpartition(':') if ':' in entry.split('/')[0] else ('', '', entry)
+        # FLAVOUR:TEST/SUBTEST, where the subtest name may hold colons
+        fl, _, name = entry.partition(':') if ':' in entry.split('/')[0] else ('', '', entry)
         entries.append((fl, name, reason.startswith('flaky:')))
     problems, used = [], set()
     for f, leaves in results.items():

@@ -30,10 +30,12 @@ kb=$(kbuild_dir)
 out=$CACHE/regress-$BASE
 [ "$what" != all ] || [ $# -gt 0 ] || rm -rf "$out"
 mkdir -p "$out"
-list_file "$(base_config regress.list)" | awk '{ print $1 }' >"$out/allow"
+list_file "$(base_config regress.list)" | awk '{ print $1 }' >"$out/regress.list"
 # The verifier_NAME tests are all defined by prog_tests/verifier.c.
-sed -E 's/^verifier_[a-z0-9_]+$/verifier/' "$out/allow" | sort -u >"$out/build.list"
+sed -E 's/^verifier_[a-z0-9_]+$/verifier/' "$out/regress.list" | sort -u >"$out/build.list"
 BTT_ST=regress BTT_ST_LIST=$out/build.list "$s/stbuild.sh" "$kb" >/dev/null
+# The test names (rbtree.c defines rbtree_success, rbtree_fail, ...).
+list_tests "$out/regress.list" "$kb/regress" >"$out/allow"
 # runner FLAVOUR: the sha256 of its test_progs, which embeds its BPF objects.
 runner() { sha256sum "$kb/regress/$(flavour objects "$1" 1)/$(flavour objects "$1" 2)" | cut -d' ' -f1; }
 # Results of an earlier run are only judged with the build that made them.

@@ -116,6 +116,10 @@ printf 'gcc:t/a  # reason\n' >"$v/fails"
 expect "basefails: unlisted failure" "clang: t/a fails on the base kernel, unlisted" python3 "$s/basefails.py" "$v" "$v/fails" clang
 printf 't/a  # reason\nt/b  # flaky: a timing assumption\n' >"$v/fails"
 check "basefails: a flaky entry may pass" python3 "$s/basefails.py" "$v" "$v/fails" clang
+printf '#1/1     t/x: y:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n' >"$v/base-clang.log"
+printf 'clang:t/x: y  # a subtest name with a colon\n' >"$v/fails"
+check "basefails: a flavour's entry whose subtest has a colon" python3 "$s/basefails.py" "$v" "$v/fails" clang
+printf '#1/1     t/a:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n' >"$v/base-clang.log"
 printf 't/a  # reason\nt  # flaky: fails outside its subtests at times\n' >"$v/fails"
 printf '#1/1     t/a:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n' >"$v/base-clang.log"
 check "basefails: a flaky test that passed" python3 "$s/basefails.py" "$v" "$v/fails" clang
