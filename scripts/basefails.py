@@ -57,8 +57,7 @@ def check_listed(results, lst, where):
         n = sum(v == 'FAIL' for v in leaves.values())
         print(f'{f}: {n} of {len(leaves)} leaves fail on {where}')
     # A flaky test that failed outside its subtests is a leaf only then.
-    tests = {l for leaves in results.values() for l in leaves} | \
-        {l.split('/')[0] for leaves in results.values() for l in leaves}
+    tests = {l.split('/')[0] for leaves in results.values() for l in leaves}
     for e in entries:
         if e not in used and not (e[2] and e[1] in tests):
             problems.append(f'{lst.name}: "{e[0] + ":" if e[0] else ""}{e[1]}" matches no result')

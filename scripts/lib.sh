@@ -119,10 +119,9 @@ base_kernel() {
 
 # base_kmods KBUILD: the selftests' test modules (bpf_testmod, ...) built
 # against KBUILD's base kernel (base_kernel, whose dir it prints), into
-# KBUILD/ST/kmods-base (ST:
-# BTT_ST or selftests), where vmrun.sh's BTT_VM_KMODS finds them: modules
-# built for the patched kernel do not load on the base one (another version
-# magic, another vmlinux BTF).
+# KBUILD/ST/kmods-base (ST: BTT_ST or selftests), where vmrun.sh's
+# BTT_VM_KMODS finds them: modules built for the patched kernel do not load
+# on the base one (another version magic, another vmlinux BTF).
 base_kmods() {
 	local kname=${1##*/} st=$1/${BTT_ST:-selftests} src dir b
 	src=$CACHE/st-${kname#kbuild-}${BTT_ST:+-$BTT_ST}/src/tools/testing/selftests/bpf
@@ -149,6 +148,10 @@ flavour() {
 		$1 == k && $2 == n { v = $(f + 2); if (v == "-") v = ""; print v; found = 1 }
 		END { exit !found }' || die "no $1 flavour '$2' in config/flavours"
 }
+
+# plan_line FLAVOUR: the guest's plan line (scripts/guest-init) that runs
+# FLAVOUR's test_progs in its output dir.
+plan_line() { echo "$1 /mnt/st/$(flavour objects "$1" 1) ./$(flavour objects "$1" 2)"; }
 
 # kernels: the kernel compilers of a run, BTT_KERNELS or every kernel row of
 # config/flavours but those whose RUN is "own" (built only when named).

@@ -52,9 +52,7 @@ export BTT_VM_WATCHDOG=${BTT_VM_WATCHDOG:-600} BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-
 # KERNEL-*.
 run() {
 	local k=$1 img=$2 v=$kb/regress/vm-$1 f
-	for f in "${fl[@]}"; do
-		echo "$f /mnt/st/$(flavour objects "$f" 1) ./$(flavour objects "$f" 2)"
-	done >"$out/$k-plan"
+	for f in "${fl[@]}"; do plan_line "$f"; done >"$out/$k-plan"
 	BTT_ST=regress BTT_VM_NAME=vm-$k BTT_VM_IMAGE=$img BTT_VM_ALLOW=$out/allow BTT_VM_PLAN=$out/$k-plan \
 		"$s/vmrun.sh" "$kb" >"$out/$k-report.txt" 2>&1 || true
 	sed -n 's/^vm: .*, qemu status \([0-9]*\)$/\1/p' "$out/$k-report.txt" >"$out/$k.status"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from basefails import check_listed, read_logs  # noqa: E402
-from report import BAD_KERNEL, denied  # noqa: E402
+from report import BAD_KERNEL, no_result  # noqa: E402
 
 
 def main():
@@ -38,12 +38,8 @@ def main():
             if bad:
                 problems.append(f'{k} kernel ({f}): a kernel report on the console: {bad[0].strip()}')
     res = {k: read_logs(out, k, flavours) for k in kernels}
-    allow = [l.split()[0] for l in (out / 'allow').read_text().splitlines() if l.strip()]
     for f, leaves in res['patched'].items():
-        tops = {leaf.split('/')[0] for leaf in leaves}
-        deny = out / f'deny.{f}'
-        tops |= {e for e, _ in denied(deny) if '/' not in e} if deny.exists() else set()
-        problems += [f'{f}: {t} printed no result on the patched kernel' for t in allow if t not in tops]
+        problems += [f'{f}: {t} printed no result on the patched kernel' for t in no_result(out, f, leaves)]
     problems += check_listed(res['patched'], fails, 'the patched kernel')
     if 'base' in res:
         for f in flavours:

@@ -75,14 +75,18 @@ def check_expected(vm, flavour, leaves):
         if leaves.get(name) != 'SKIP':
             out.append(f'{flavour}: expected skip {name} '
                        f'{"printed no result" if name not in leaves else "was " + leaves[name]}')
-    tops = {name.split('/')[0] for name in leaves}
-    deny = vm / f'deny.{flavour}'
-    tops |= {e for e, _ in denied(deny)} if deny.exists() else set()
-    allow = vm / 'allow'
-    for test in allow.read_text().split() if allow.exists() else []:
-        if test not in tops:
-            out.append(f'{flavour}: test {test} printed no result')
+    out += [f'{flavour}: test {test} printed no result' for test in no_result(vm, flavour, leaves)]
     return out
+
+
+def no_result(d, flavour, leaves):
+    """The tests of D/allow that neither printed a result in LEAVES nor are
+    denied by D/deny.FLAVOUR."""
+    tops = {name.split('/')[0] for name in leaves}
+    deny = d / f'deny.{flavour}'
+    tops |= {e for e, _ in denied(deny)} if deny.exists() else set()
+    allow = d / 'allow'
+    return [t for t in (allow.read_text().split() if allow.exists() else []) if t not in tops]
 
 
 def main():

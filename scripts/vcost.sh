@@ -3,9 +3,9 @@
 # user-pointer objects and the kptr-related upstream objects of the subset,
 # in every object flavour, on the unpatched base kernel and on the patched
 # one. Each kernel runs with bpf_testmod built for it (lib.sh base_kmods),
-# so that the programs that call its kfuncs load on both. scripts/vcostcmp.py lists every program that
-# base accepts whose processed instructions or states differ, and fails on
-# any that config/vcost-diffs does not explain.
+# so that the programs that call its kfuncs load on both. scripts/vcostcmp.py
+# lists every program that base accepts whose processed instructions or
+# states differ, and fails on any that config/vcost-diffs does not explain.
 # Needs scripts/run.sh to have built the patched kernel and the selftests.
 . "$(dirname "$0")/lib.sh"
 

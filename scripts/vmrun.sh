@@ -7,9 +7,8 @@
 # (scripts/report.py), checked against config/expected/KCC.FLAVOUR unless one of
 # the variables below changes the run. BTT_VM_WATCHDOG sets test_progs'
 # watchdog (seconds), BTT_VM_KMODS replaces the test modules, BTT_VM_DENY adds
-# a deny list. BTT_VM_IMAGE
-# boots another kernel image with the same selftests, BTT_VM_PLAN and
-# BTT_VM_ALLOW replace the plan and the allow list.
+# a deny list. BTT_VM_IMAGE boots another kernel image with the same
+# selftests, BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
 # BTT_VM_CONSOLE=1 streams the guest console; BTT_VM_SHELL=1 gives a guest
 # shell on this terminal when a run fails (no timeout then).
 . "$(dirname "$0")/lib.sh"
@@ -88,7 +87,7 @@ if [ -n "${BTT_VM_PLAN:-}" ]; then
 	cp "$BTT_VM_PLAN" "$v/plan"
 else
 	for f in $(flavours objects); do
-		echo "$f /mnt/st/$(flavour objects "$f" 1) ./$(flavour objects "$f" 2)"
+		plan_line "$f"
 	done >"$v/plan"
 fi
 
