@@ -153,6 +153,15 @@ flavour() {
 # FLAVOUR's test_progs in its output dir.
 plan_line() { echo "$1 /mnt/st/$(flavour objects "$1" 1) ./$(flavour objects "$1" 2)"; }
 
+# guest_progress V: the run the guest of vmrun.sh's dir V is in and how many
+# results it has written. The serial console ends its lines with CR.
+guest_progress() {
+	local r n
+	r=$(tr -d '\r' <"$1/console.log" | sed -n 's/^btt-init: run //p' | tail -n1)
+	n=$(grep -c '^#' "$1/$r.log" 2>/dev/null) || true
+	echo "guest running ${r:-nothing yet}${r:+, ${n:-0} results}"
+}
+
 # kernels: the kernel compilers of a run, BTT_KERNELS or every kernel row of
 # config/flavours but those whose RUN is "own" (built only when named).
 kernels() {

@@ -294,6 +294,14 @@ progress() {
 		x "$s" "$tmp" 2>&1 | grep -c '^== slow: counting after [0-9]*s$' | awk '$1 >= 2 { ok = 1 } END { exit !ok }'
 }
 check "progress lines during a long command" progress
+# vmrun's progress line counts the results of the run the guest is in; the
+# serial console's lines end with CR.
+guestprog() {
+	mkdir -p "$tmp/gp" && printf 'btt-init: up 1s\r\nbtt-init: run clang\r\n' >"$tmp/gp/console.log"
+	printf '#1/1 a:OK\n#1/2 a:OK\n#2 b:OK\nlog\n' >"$tmp/gp/clang.log"
+	[ "$(BTT_NS=host bash -c '. "$1/lib.sh"; guest_progress "$2"' x "$s" "$tmp/gp")" = "guest running clang, 3 results" ]
+}
+check "vmrun progress: results of the guest's run" guestprog
 
 # The fuzz judge: a verdict the base kernel does not give fails unless
 # config/fuzz-intended explains it; a splat fails.

@@ -137,10 +137,7 @@ if flag "${BTT_VM_CONSOLE:-}" && [ -z "$shell" ]; then
 	tail --pid=$$ -n +1 -f "$v/console.log" >&2 &
 	tailpid=$!
 fi
-# Progress: the run in the guest and how many results it has written.
-progress='r=$(sed -n "s/^btt-init: run //p" "$v/console.log" | tail -n1)
-	n=$(grep -c "^#" "$v/$r.log" 2>/dev/null) || true
-	echo "guest running ${r:-nothing yet}${r:+, ${n:-0} results}"'
+progress='guest_progress "$v"'
 if [ -n "$shell" ]; then
 	boot "$accel" "$v/console.log" "$timeout" shell || rc=$?
 else
