@@ -108,12 +108,25 @@ base_worktree() {
 # the UAPI btf.h changes). "plain": into KBUILD-base-plain, without the kernel
 # row's extra config fragments (the sanitizers), which compiles faster.
 base_kernel() {
-	local src=$CACHE/linux-$BASE kcc dir=$1-base
+	local kcc
 	kcc=$(cat "$1/.kcc" 2>/dev/null) || die "no kernel built in $1"
-	[ "${2:-}" != plain ] || dir=$1-base-plain
+	base_tree
+	base_build "$1" "$kcc" "${2:-}"
+}
+
+# base_tree: the base tree, unpatched, at $CACHE/linux-BASE.base.
+base_tree() {
+	local src=$CACHE/linux-$BASE
 	base_worktree "$src" "$src.base"
 	git -C "$src.base" checkout -q -f --detach base
-	BTT_KCC=$kcc BTT_PLAIN=$([ "${2:-}" = plain ] && echo 1 || echo 0) BTT_SRC=$src.base \
+}
+
+# base_build KBUILD KCC [plain]: base_kernel's build alone, for the kernel
+# row KCC (KBUILD need not exist yet), after base_tree.
+base_build() {
+	local src=$CACHE/linux-$BASE dir=$1-base
+	[ "${3:-}" != plain ] || dir=$1-base-plain
+	BTT_KCC=$2 BTT_PLAIN=$([ "${3:-}" = plain ] && echo 1 || echo 0) BTT_SRC=$src.base \
 		BTT_KBUILD=$dir BTT_AS_SRC=$src BTT_AS_KBUILD=$1 "$TOP/scripts/kbuild.sh"
 }
 
