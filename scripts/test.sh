@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The test command: harness checks, series checks (apply, checkpatch, copies,
-# send-prep), the main job, then bpftool's convert command on the built
-# objects and the smoke fuzz run. Ends
-# with one line "N passed, N failed, N skipped"; the whole output is also in
-# the run's folder ($CACHE/runs/..., test.txt).
+# send-prep), the main job (the smoke fuzz's base kernel builds beside them),
+# then bpftool's convert command on the built objects and the smoke fuzz run.
+# Ends with one line "N passed, N failed, N skipped"; the whole output is also
+# in the run's folder ($CACHE/runs/..., test.txt).
 . "$(dirname "$0")/lib.sh"
 
 need_root
