@@ -47,9 +47,11 @@ main() {
 # alone runs every kernel row.
 BTT_KERNELS=$(test_kernels)
 export BTT_KERNELS
-k=$(kernels)
+# The first kernel's: the bpftool checks and the smoke fuzz use it.
+k=$(kernels); k=${k%% *}
+kb=$(kbuild_dir "$k")
 base_tree
-base_bg "$(kbuild_dir "${k%% *}")" "${k%% *}" &
+base_bg "$kb" "$k" &
 bg=$!
 trap 'kill_tree "$bg"' EXIT
 trap 'exit 130' INT TERM
@@ -71,11 +73,10 @@ if [ "$n" -ge 1000 ]; then echo "ok - ccache holds $n compile results"; pass=$((
 else echo "FAIL - ccache holds $n compile results, not the builds' (>= 1000)"; fail=$((fail + 1)); fi
 
 # bpftool's convert command, on the objects of the first kernel's selftests.
-k=$(kernels)
-checks "$s/bpftool-check.sh" "$(kbuild_dir "${k%% *}")"
+checks "$s/bpftool-check.sh" "$kb"
 # The smoke run of the differential fuzzer: base kernel, patched kernel
 # (the first kernel's, built with the sanitizers) and libbpf's conversion.
-BTT_KCC=${k%% *} checks "$s/fuzz.sh" "${BTT_FUZZ_SMOKE:-2000}"
+BTT_KCC=$k checks "$s/fuzz.sh" "${BTT_FUZZ_SMOKE:-2000}"
 echo "$((pass + vp)) passed, $((fail + vf)) failed, $vs skipped"
 [ $((fail + vf)) = 0 ]
 }
