@@ -6,9 +6,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Caches live outside the checkout; BTT_CACHE overrides the location.
 CACHE=${BTT_CACHE:-/var/cache/btf-type-tags}
 ROOT=${BTT_ROOT:-$CACHE/sid}
-# The base kernel: "7.2" (sid's linux-source-7.2), "7.3" (experimental's) or
+# The base kernel: "7.3" (experimental's linux-source-7.3, the default), "7.2" (sid's) or
 # "6.12" (the host's).
-DEFAULT_BASE=7.2
+DEFAULT_BASE=7.3
 BASE=${BTT_BASE:-$DEFAULT_BASE}
 JOBS=${BTT_JOBS:-$(nproc)}
 # patches/ holds the series against the newest base, PRIMARY_BASE; the series
@@ -238,11 +238,8 @@ conv_verdicts() {
 		END { for (n in orig) print f, n, orig[n], (n in conv) ? conv[n] : "none" }' "$2" | sort
 }
 
-# expected_dir: the expected results of the cells (config/expected/, or
-# config/expected/BASE/ for a base other than the default).
-expected_dir() {
-	if [ "$BASE" = "$DEFAULT_BASE" ]; then echo "$TOP/config/expected"; else echo "$TOP/config/expected/$BASE"; fi
-}
+# expected_dir: the expected results of BASE's cells, config/expected/BASE/.
+expected_dir() { echo "$TOP/config/expected/$BASE"; }
 
 # patch_files DIR: the numbered patches in DIR, without the cover letter.
 patch_files() {
