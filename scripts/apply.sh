@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Check out branch "series" in the base tree: tag "base" plus every patch in
-# the series file of the base (patches/, or patches/BASE/ for a base other
-# than the newest), applied with git am. BTT_PATCHES overrides the patch dir.
+# Check out branch "series" in the base tree: tag "base" plus every patch of
+# BASE's series (config/bases SERIES: patches/, patches/6.12, or patches/ with
+# the overrides of patches/7.2), applied with git am. BTT_PATCHES names one
+# patch dir instead.
 . "$(dirname "$0")/lib.sh"
 
 need_tool git
-pdir=${BTT_PATCHES:-$(series_dir)}
+pdir=$(series_dir)
 src=${BTT_TREE:-$CACHE/linux-$BASE}
 [ -e "$src/.git" ] || die "no base tree at $src; run scripts/base.sh"
 [ -f "$pdir/series" ] || die "no series file in $pdir"
@@ -14,9 +15,9 @@ cd "$src"
 gd=$(git rev-parse --git-dir)
 
 # Nothing to do when the same patches were applied to the same base already.
-mapfile -t patches < <(list_file "$pdir/series")
+mapfile -t patches < <(series_patches)
 stamp=$( (git rev-parse base; for p in "${patches[@]}"; do
-	cat "$pdir/$p" 2>/dev/null || echo "missing $p"; done) | sha256sum | cut -c1-16)
+	cat "$p" 2>/dev/null || echo "missing $p"; done) | sha256sum | cut -c1-16)
 if [ "$(cat "$gd/series-stamp" 2>/dev/null)" = "$stamp" ] &&
 	[ "$(git symbolic-ref -q --short HEAD)" = "$branch" ] && git diff --quiet HEAD; then
 	echo "series: $(git rev-list --count base..HEAD) patches, unchanged"
@@ -40,10 +41,10 @@ else
 fi
 n=0
 for p in "${patches[@]}"; do
-	[ -f "$pdir/$p" ] || die "patch $p listed in $pdir/series does not exist"
-	if ! out=$(git -C "$work" am -q --keep-cr "$pdir/$p" 2>&1); then
+	[ -f "$p" ] || die "patch ${p##*/} listed in $pdir/series does not exist"
+	if ! out=$(git -C "$work" am -q --keep-cr "$p" 2>&1); then
 		git -C "$work" am --abort >/dev/null 2>&1 || true
-		die "patch $p does not apply to $(git log -1 --format=%s base):
+		die "patch ${p#"$TOP"/} does not apply to $(git log -1 --format=%s base):
 $out"
 	fi
 	n=$((n + 1))

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Fetch linux-source-$BASE, record its exact version and checksum, and commit the
-# pristine tree into a git repository at $CACHE/linux-$BASE (tag "base").
+# Fetch BASE's linux-source package (config/bases), check its pinned version
+# and checksum, and commit the pristine tree into a git repository at
+# $CACHE/linux-$BASE (tag "base").
 . "$(dirname "$0")/lib.sh"
 
 need_root
 need_tool git
 need_disk "$CACHE" 5
-pkg=linux-source-$BASE
+pkg=$(base_field PACKAGE)
+archive=$(base_field ARCHIVE)
 dl=$CACHE/dl
 repo=$CACHE/linux-$BASE
 mkdir -p "$dl"
 
-if [ "$BASE" = 6.12 ]; then
-	# The backport base is the host's own package.
+if [ "$archive" = host ]; then
+	# A base from the host's own archive (6.12).
 	apt() { "$@"; }
 	cd "$dl"
 else
@@ -23,9 +25,9 @@ fi
 
 versions() { apt apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -u | paste -sd' '; }
 avail=$(versions) || true
-# Not in sid (7.3 is in experimental): experimental, for this package only.
-# Its address is sid's, from the root's own apt configuration.
-if [ -z "$avail" ] && [ "$BASE" != 6.12 ]; then
+# ARCHIVE experimental (7.3): experimental, for this package only. Its
+# address is sid's, from the root's own apt configuration.
+if [ -z "$avail" ] && [ "$archive" = experimental ]; then
 	sed -n 's/^\(deb .*\) sid \(.*\)$/\1 experimental \2/p' "$ROOT/etc/apt/sources.list" \
 		>"$ROOT/etc/apt/sources.list.d/btt-experimental.list"
 	printf 'Package: *\nPin: release a=experimental\nPin-Priority: -1\n\nPackage: %s\nPin: release a=experimental\nPin-Priority: 100\n' \
@@ -35,13 +37,13 @@ if [ -z "$avail" ] && [ "$BASE" != 6.12 ]; then
 fi
 [ -n "$avail" ] || die "the mirror serves no $pkg package (apt-cache show $pkg found nothing)"
 # The base is pinned: the series is against one exact version.
-read -r ver want_sum < <(lock_entry "$pkg") || true
-[ -n "$ver" ] || die "$LOCK pins no $pkg version; available: $avail"
+ver=$(base_field VERSION) want_sum=$(base_field SHA256)
+[ "$want_sum" != - ] || want_sum=
 # A downloaded package of the pinned version needs no archive.
 deb=$(ls "$dl/${pkg}_${ver}_"*.deb 2>/dev/null | head -n1) || true
 if [ -z "$deb" ]; then
 	tr ' ' '\n' <<<"$avail" | grep -qxF -- "$ver" ||
-		die "$pkg $ver (pinned in $LOCK) is gone from the archive; available: $avail"
+		die "$pkg $ver (pinned in ${BASES#"$TOP"/}) is gone from the archive; available: $avail"
 	note "downloading $pkg $ver"
 	out=$(apt apt-get download -q "$pkg=$ver" 2>&1 >/dev/null) || die "apt-get download $pkg=$ver failed: $out"
 	deb=$(ls "$dl/${pkg}_${ver}_"*.deb | head -n1)
@@ -49,7 +51,7 @@ fi
 
 sum=$(sha256sum "$deb" | cut -d' ' -f1)
 [ -z "$want_sum" ] || [ "$sum" = "$want_sum" ] ||
-	die "$deb has sha256 $sum, $LOCK pins $want_sum; remove $deb to download it again"
+	die "$deb has sha256 $sum, ${BASES#"$TOP"/} pins $want_sum; remove $deb to download it again"
 old=$(cat "$CACHE/base-$BASE.sha256" 2>/dev/null || true)
 if [ -n "$old" ] && [ "$old" != "$sum" ]; then
 	note "base changed: $(cat "$CACHE/base-$BASE.version") ($old) -> $ver ($sum)"

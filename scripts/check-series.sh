@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Check the series of BTT_BASE (patches/ or patches/BASE/): the series file matches the patch files, the
-# cover letter is filled in, every patch applies (scripts/apply.sh), checkpatch
-# --strict is clean on every patch, and the kernel-path copies are identical
-# (not for a backport, whose series adds other files).
+# Check the series of BTT_BASE (config/bases SERIES): the series file matches
+# the patch files, the cover letter is filled in, every patch applies
+# (scripts/apply.sh), checkpatch --strict is clean on every patch (on a base
+# with overrides: on its overrides, the rest are the primary series'), the
+# kernel-path copies are identical (not for a backport, whose series adds
+# other files) and the overrides make the primary series' changes.
 . "$(dirname "$0")/lib.sh"
 
 pd=$(series_dir)
@@ -18,22 +20,25 @@ fi
 "$TOP/scripts/apply.sh"
 need_sid_root
 mount_same "$TOP"
+od=$(override_dir)
+[ -z "$od" ] || files=$(patch_files "$od")
 bad=0
 all_ign=$(list_file "$TOP/config/checkpatch.series-ignore" | awk '{ print $1 }' | paste -sd, -)
 ign=$all_ign,$(list_file "$TOP/config/checkpatch.selftests-ignore" | awk '{ print $1 }' | paste -sd, -)
 for p in $files; do
 	opt=(--ignore "$all_ign")
 	# Selftest-only patches: the documented exceptions, nothing else.
-	if ! grep '^diff --git ' "$pd/$p" | grep -qv ' a/tools/testing/selftests/bpf/'; then
+	f=${od:-$pd}/$p
+	if ! grep '^diff --git ' "$f" | grep -qv ' a/tools/testing/selftests/bpf/'; then
 		opt=(--ignore "$ign")
 	fi
 	# In the sid root: its python3 has ply, which checkpatch's SPDX check needs.
-	if ! out=$(in_root "$src" "perl scripts/checkpatch.pl --strict --quiet --no-summary ${opt[*]} $pd/$p" 2>&1); then
+	if ! out=$(in_root "$src" "perl scripts/checkpatch.pl --strict --quiet --no-summary ${opt[*]} $f" 2>&1); then
 		echo "checkpatch --strict: $p"; echo "$out"; bad=1
 	fi
 done
 [ "$bad" = 0 ] || die "checkpatch found problems"
-echo "checkpatch --strict: $(echo "$files" | grep -c . || true) patches clean"
+echo "checkpatch --strict: $(echo "$files" | grep -c . || true) ${od:+override }patches clean"
 if same_series; then
 	"$TOP/scripts/copies.sh" check "$src"
 else

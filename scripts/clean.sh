@@ -26,6 +26,8 @@ esac
 case $(cd "$TOP" && pwd -P)/ in
 "$c"/*) die "refusing to clean $c: it holds the checkout $TOP" ;;
 esac
+# Not while a run uses the cache.
+cache_lock
 edits=$(ls -d "$c"/edit-* 2>/dev/null || true)
 if [ -n "$edits" ] && ! flag "${BTT_CLEAN_FORCE:-}"; then
 	die "editing trees hold commits of the series: $edits
@@ -34,7 +36,10 @@ or clean with BTT_CLEAN_FORCE=1"
 fi
 case $what in
 all) targets=("$c") ;;
-builds) targets=("$c"/linux-* "$c"/kbuild-* "$c"/st-* "$c"/basecmp-* "$c"/runs) ;;
+# Every build dir the scripts make: kernel trees and worktrees, kernel and
+# selftest builds, test modules, and the cells' result dirs.
+builds) targets=("$c"/linux-* "$c"/kbuild-* "$c"/st-* "$c"/kmods-* "$c"/basecmp-* "$c"/regress-*
+	"$c"/vcost-* "$c"/libbpf-old-* "$c"/gccwa-* "$c"/runs) ;;
 *) die "usage: clean.sh [all|builds]" ;;
 esac
 # mounts: every mount point strictly below the cache, deepest first.

@@ -6,14 +6,12 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Caches live outside the checkout; BTT_CACHE overrides the location.
 CACHE=${BTT_CACHE:-/var/cache/btf-type-tags}
 ROOT=${BTT_ROOT:-$CACHE/sid}
-# The base kernel: "7.3" (experimental's linux-source-7.3, the default), "7.2" (sid's) or
-# "6.12" (the host's).
-DEFAULT_BASE=7.3
+# The base kernels are the rows of config/bases (BTT_BASES: another table,
+# for the harness checks); BTT_BASE picks one, default the first row.
+BASES=${BTT_BASES:-$TOP/config/bases}
+DEFAULT_BASE=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BASES" | awk '{ print $1; exit }')
 BASE=${BTT_BASE:-$DEFAULT_BASE}
 JOBS=${BTT_JOBS:-$(nproc)}
-# patches/ holds the series against the newest base, PRIMARY_BASE; the series
-# against any other base is in patches/BASE/ (series_dir).
-PRIMARY_BASE=7.3
 LOCK=${BTT_LOCK:-$TOP/config/toolchain.lock}
 FLAVOURS=$TOP/config/flavours
 # PATH inside the sid root: toolchain.sh links the pinned compilers into
@@ -36,6 +34,30 @@ if [ "${BTT_NS:-}" != "$$" ] && [ "${BTT_NS:-}" != host ] && [ "$(id -u)" = 0 ];
 	BTT_NS=$$ exec unshare -m --propagation private "$BASH" $([[ $- == *x* ]] && echo -x) "$0" "$@"
 fi
 export BTT_NS
+
+# Paths go into chroot "sh -c" strings (in_root): checked once, here.
+case "$TOP$CACHE$ROOT" in
+*[\'\"\$\`\\[:space:]]*) echo "error: the checkout, BTT_CACHE and BTT_ROOT must not hold spaces, quotes, \$, \` or \\: $TOP $CACHE $ROOT" >&2; exit 1 ;;
+esac
+
+# cache_lock: one harness run at a time per cache. Every script that runs as
+# root holds the cache's lock on fd 8 (taken here as it is sourced) and
+# passes it on to the scripts it runs, which find it held by the same open
+# file and go on. A second run refuses at once, naming the first.
+cache_lock() {
+	if ! [ "$(readlink "/proc/$$/fd/8" 2>/dev/null)" -ef "$CACHE/.lock" ] 2>/dev/null; then
+		mkdir -p "$CACHE"
+		exec 8>>"$CACHE/.lock"
+	fi
+	if ! flock -n 8; then
+		echo "error: another harness run holds $CACHE/.lock ($(cat "$CACHE/.lock.who" 2>/dev/null || echo unknown)); wait for it to end" >&2
+		exit 1
+	fi
+	: "${BTT_LOCK_WHO:=pid $$: ${0##*/}}"
+	[ "$(cat "$CACHE/.lock.who" 2>/dev/null)" = "$BTT_LOCK_WHO" ] || echo "$BTT_LOCK_WHO" >"$CACHE/.lock.who"
+	export BTT_LOCK_WHO
+}
+if [ "$(id -u)" = 0 ] && [ "${BTT_NS:-}" != host ]; then cache_lock; fi
 
 die() { echo "error: $*" >&2; exit 1; }
 note() { echo "== $*" >&2; }
@@ -207,17 +229,51 @@ list_tests() {
 		{ n = split($1 in tests ? tests[$1] : $1, a, " "); for (i = 1; i <= n; i++) print a[i] }'
 }
 
-# series_dir: the patch dir of the series against BASE.
-series_dir() {
-	if [ "$BASE" = "$PRIMARY_BASE" ]; then echo "$TOP/patches"; else echo "$TOP/patches/$BASE"; fi
+# base_field FIELD: a column of BASE's row in config/bases (PACKAGE, VERSION,
+# SHA256, ARCHIVE, SERIES or EXPECTED, as named in its header).
+base_field() {
+	local col
+	case $1 in
+	PACKAGE) col=2 ;; VERSION) col=3 ;; SHA256) col=4 ;; ARCHIVE) col=5 ;; SERIES) col=6 ;; EXPECTED) col=7 ;;
+	*) die "base_field: no column $1" ;;
+	esac
+	list_file "$BASES" | awk -v b="$BASE" -v c="$col" '$1 == b { print $c; f = 1; exit } END { exit !f }' ||
+		die "no base '$BASE' in ${BASES#"$TOP"/} (bases: $(list_file "$BASES" | awk '{ print $1 }' | paste -sd' '))"
 }
 
-# same_series: BASE's series makes the primary series' changes (the primary
-# base, or a base of config/series-same), so it adds the same files; a
-# backport (6.12) is a series of its own.
-same_series() {
-	[ "$BASE" = "$PRIMARY_BASE" ] || list_file "$TOP/config/series-same" | awk '{ print $1 }' | grep -qxF "$BASE"
+# series_dirs: BASE's patch dirs (config/bases SERIES), most specific first,
+# one per line; BTT_PATCHES (one dir) replaces them.
+series_dirs() {
+	if [ -n "${BTT_PATCHES:-}" ]; then echo "$BTT_PATCHES"; return; fi
+	base_field SERIES | tr , '\n' | sed "s|^|$TOP/|"
 }
+
+# series_dir: the dir whose series file and cover letter BASE's series uses
+# (the last of series_dirs).
+series_dir() { series_dirs | tail -n 1; }
+
+# series_patches: BASE's patches in order, as paths: each name of series_dir's
+# series file, from the first of series_dirs that has it.
+series_patches() {
+	local p d
+	for p in $(list_file "$(series_dir)/series"); do
+		for d in $(series_dirs); do
+			if [ -f "$d/$p" ]; then echo "$d/$p"; continue 2; fi
+		done
+		echo "$(series_dir)/$p"
+	done
+}
+
+# override_dir: the dir of BASE's patches whose context differs from the
+# primary series (the first of two series dirs), or nothing.
+override_dir() { [ "$(series_dirs | wc -l)" -lt 2 ] || series_dirs | head -n 1; }
+
+# same_series: BASE's series makes the primary series' changes (it ends in
+# patches/), so it adds the same files; a backport (6.12) is a series of its own.
+same_series() { [ "$(series_dir)" = "$TOP/patches" ]; }
+
+# primary_base: the base whose series is patches/ alone (the one mailed).
+primary_base() { list_file "$BASES" | awk '$6 == "patches" { print $1; exit }'; }
 
 # base_config NAME: config/BASE/NAME if that exists (a backport's own
 # subset, denylists and base failures), else config/NAME.
@@ -238,8 +294,8 @@ conv_verdicts() {
 		END { for (n in orig) print f, n, orig[n], (n in conv) ? conv[n] : "none" }' "$2" | sort
 }
 
-# expected_dir: the expected results of BASE's cells, config/expected/BASE/.
-expected_dir() { echo "$TOP/config/expected/$BASE"; }
+# expected_dir: the expected results of BASE's cells (config/bases EXPECTED).
+expected_dir() { echo "$TOP/$(base_field EXPECTED)"; }
 
 # patch_files DIR: the numbered patches in DIR, without the cover letter.
 patch_files() {

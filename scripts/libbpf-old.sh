@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The series' libbpf, in its DEFAULT_BASE (7.2) form, on the unpatched
-# kernel of BTT_BASE (6.12): the 7.2 selftests build of scripts/run.sh runs
+# The series' libbpf, in its DEFAULT_BASE (7.3) form, on the unpatched
+# kernel of BTT_BASE (6.12): the default base's selftests build of scripts/run.sh runs
 # the kptr and user programs as the compiler emitted them
 # (btf_tag_conv_kptr/_user) and converted to the attribute convention
 # (btf_tag_conv_obj), which libbpf converts back for a kernel without the
@@ -8,7 +8,7 @@
 # same verdict in both forms, or a better one converted. Each program whose
 # verdicts differ must be in config/BASE/libbpf-old-diffs with its reason,
 # converted must be the one that passes, and each entry there must still
-# differ. Needs the 7.2 selftests (scripts/run.sh) and BTT_BASE's
+# differ. Needs the default base's selftests (scripts/run.sh) and BTT_BASE's
 # patched kernel build (its unpatched twin is built here, incrementally).
 . "$(dirname "$0")/lib.sh"
 

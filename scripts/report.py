@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Summarize a VM run: per-flavour table, kernel log problems, final count line.
 
 Usage: report.py VM_DIR CONFIG_DIR QEMU_STATUS. Exits 1 on any failed test,
 missing result, kernel oops/BUG/WARN/KASAN/UBSAN report or guest timeout.
-Where VM_DIR has expected.FLAVOUR (a copy of config/expected/KCC.FLAVOUR,
-scripts/vmrun.sh), also on a count other than the expected one, a skip that
-file does not list, a listed skip that did not skip, and a test of VM_DIR/allow
-that printed no result.
+Where VM_DIR has expected.FLAVOUR (the cell's config/expected file, expanded,
+scripts/vmrun.sh), also on every leaf whose name or verdict differs from it
+(scripts/expected.py), and on a test of VM_DIR/allow that printed no result.
+The leaves come from test_progs' result lines; its JSON summary, which
+lists only the failures, must agree with them.
 """
+import json
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import expected  # noqa: E402
 
 LINE = re.compile(r"^#(\d+)(?:/(\d+))?\s+(.*):(OK|FAIL|SKIP)\b")
 BAD_KERNEL = re.compile(r'(Oops|BUG:|WARNING:|Kernel panic|KASAN|UBSAN|'
@@ -45,37 +51,39 @@ def denied(path):
     return out
 
 
-def expected(path):
-    """config/expected/KCC.FLAVOUR: "passed N" and "skip NAME  # reason" lines."""
-    exp = {'passed': None, 'skip': {}}
-    for entry, reason in denied(path):
-        word, _, arg = entry.partition(' ')
-        if word == 'passed':
-            exp['passed'] = int(arg)
-        elif word == 'skip' and reason:
-            exp['skip'][arg.strip()] = reason
-        else:
-            raise SystemExit(f'{path}: bad line "{entry}" (a skip needs a reason)')
-    return exp
-
-
 def check_expected(vm, flavour, leaves):
-    """The problems of one flavour's results against expected.FLAVOUR."""
+    """The problems of one flavour's results against expected.FLAVOUR (the
+    cell's config/expected file, expanded by scripts/vmrun.sh), by name: a
+    leaf missing, new or with another verdict; and a test of VM/allow that
+    printed no result. A full run without that file (VM/cell, no
+    expected.FLAVOUR) is a problem too."""
     path = vm / f'expected.{flavour}'
-    if not path.exists():
-        return []
-    exp, out = expected(path), []
-    n = sum(1 for v in leaves.values() if v == 'OK')
-    if exp['passed'] is not None and n != exp['passed']:
-        out.append(f'{flavour}: {n} passed, {path.name} expects {exp["passed"]}')
-    for name, verdict in sorted(leaves.items()):
-        if verdict == 'SKIP' and name not in exp['skip']:
-            out.append(f'{flavour}: unexpected skip {name}')
-    for name in sorted(exp['skip']):
-        if leaves.get(name) != 'SKIP':
-            out.append(f'{flavour}: expected skip {name} '
-                       f'{"printed no result" if name not in leaves else "was " + leaves[name]}')
+    out = []
+    if path.exists():
+        try:
+            exp = expected.load(path)
+        except expected.BadFile as e:
+            return [f'{flavour}: {e}']
+        out += [f'{flavour}: {p}' for p in expected.compare(exp, leaves)]
+    elif (vm / 'cell').exists():
+        _, kcc, edir = (vm / 'cell').read_text().split()
+        out.append(f'{flavour}: no expected results {edir}/{kcc}.{flavour}; '
+                   'check the run, then write them with scripts/btt bless RUN')
     out += [f'{flavour}: test {test} printed no result' for test in no_result(vm, flavour, leaves)]
+    return out
+
+
+def json_failures(path):
+    """The leaves that test_progs' JSON summary (-J) names as failed. It
+    lists failed tests only, so it cross-checks the log's FAIL lines."""
+    try:
+        data = json.loads(path.read_text(errors='replace'))
+    except (OSError, ValueError):
+        return None
+    out = set()
+    for t in data.get('results', []):
+        subs = [f'{t["name"]}/{s["name"]}' for s in t.get('subtests', []) if s.get('failed')]
+        out |= set(subs) if subs else ({t['name']} if t.get('failed') else set())
     return out
 
 
@@ -128,6 +136,11 @@ def main():
         rc = (vm / f'{flavour}.rc').read_text().strip() \
             if (vm / f'{flavour}.rc').exists() else 'missing'
         problems += check_expected(vm, flavour, leaves)
+        jf = json_failures(vm / f'{flavour}.json')
+        for name in sorted(jf or ()):
+            if leaves.get(name) != 'FAIL' and leaves.get(name.split('/')[0]) != 'FAIL':
+                problems.append(f'{flavour}: {name} failed in {flavour}.json, '
+                                f'but the log says {leaves.get(name, "nothing")}')
         if not leaves:
             problems.append(f'{flavour}: test_progs printed no results (rc {rc})')
         elif rc != '0' and not any(v == 'FAIL' for v in leaves.values()):

@@ -9,6 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 
 need_root
+# The main job and the test command set up a fresh host: they ask for the
+# host packages (scripts/toolchain.sh installs them only when asked).
+export BTT_HOST_INSTALL=${BTT_HOST_INSTALL:-1}
 run_dir
 STAGE_FILE=$BTT_RUN/stages.txt
 s=$TOP/scripts

@@ -139,7 +139,7 @@ else bad "v$ver: the cover letter has no 'Changes in v$ver' (or 'v$((ver - 1)) -
 # 6. The cover letter's To/Cc is get_maintainer.pl's.
 awk '/^(To|Cc): / { h = 1; print; next } h && /^[ \t]/ { print; next } { h = 0 } /^$/ { exit }' "$cover" >"$tmp/have"
 if cmp -s "$tmp/have" "$tmp/tocc"; then ok "the cover letter's To/Cc is get_maintainer.pl's ($(grep -c . "$tmp/to") To, $(grep -c . "$tmp/cc") Cc)"
-else bad "the cover letter's To/Cc differs from get_maintainer.pl's (scripts/btt sendprep write): $(diff "$tmp/have" "$tmp/tocc" | grep '^[<>]' | head -n 3 | paste -sd' ')"; fi
+else bad "the cover letter's To/Cc differs from get_maintainer.pl's (scripts/btt send-prep write): $(diff "$tmp/have" "$tmp/tocc" | grep '^[<>]' | head -n 3 | paste -sd' ')"; fi
 # 7. The project's entry: a header, then "X:<tab>value" fields with M:, L:,
 # S: (a status of the kernel's list) and F:, every F: pattern matching a
 # file of the patched tree (get_maintainer.pl --self-test takes minutes).

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The series in DIR/BASE/ for each BASE of config/series-same make the changes
-# of the primary series in DIR (default patches/): the same patch files,
-# commit messages and added and removed lines; context, hunk offsets and
-# index lines may differ. Needs no tree.
+# The override patches of every base whose series is patches/ with overrides
+# (config/bases SERIES "patches/7.2,patches") make the changes of the primary
+# series' patches of the same name: the same commit message and added and
+# removed lines; context, hunk offsets and index lines may differ. An override
+# that makes no other context either is not needed and is named too. Needs
+# no tree. Usage: series-same.sh [DIR] (a copy of patches/, default patches/).
 . "$(dirname "$0")/lib.sh"
 
 top=${1:-$TOP/patches}
@@ -11,13 +13,18 @@ changes() {
 	awk '/^diff --git / { d = 1 } !d && !/^(From [0-9a-f]+ |Date: |index )/ { print; next }
 	     d && /^[-+]/ && !/^(\+\+\+|---)( |$)/ { print }' "$1" | sed -n '/^Subject: /,$p'
 }
-for b in $(list_file "$TOP/config/series-same" | awk '{ print $1 }'); do
-	o=$top/$b
-	[ "$(patch_files "$o")" = "$(patch_files "$top")" ] ||
-		die "${o#"$TOP"/}/ does not have the patch files of ${top#"$TOP"/}/"
-	for p in $(patch_files "$top"); do
+# body PATCH: the diff without index lines and hunk line numbers.
+body() { sed -n '/^diff --git /,$p' "$1" | grep -v '^index ' | sed 's/^@@ [^@]* @@/@@/'; }
+for b in $(list_file "$BASES" | awk '$6 ~ /,patches$/ { print $1 }'); do
+	o=$(list_file "$BASES" | awk -v b="$b" '$1 == b { sub(/,.*/, "", $6); print $6 }')
+	o=$top/${o#patches/}
+	n=0
+	for p in $(patch_files "$o"); do
+		[ -f "$top/$p" ] || die "${o#"$TOP"/}/$p overrides no patch of ${top#"$TOP"/}/"
 		d=$(diff <(changes "$top/$p") <(changes "$o/$p") | grep '^[<>]' | head -n 2 | paste -sd' ') || true
 		[ -z "$d" ] || die "${o#"$TOP"/}/$p makes other changes than ${top#"$TOP"/}/$p: $d"
+		! cmp -s <(body "$top/$p") <(body "$o/$p") || die "${o#"$TOP"/}/$p has the context of ${top#"$TOP"/}/$p: not an override"
+		n=$((n + 1))
 	done
-	echo "series: ${o#"$TOP"/}/ makes the changes of ${top#"$TOP"/}/ ($(patch_files "$o" | grep -c .) patches)"
+	echo "series: base $b takes ${top#"$TOP"/}/ with $n overrides from ${o#"$TOP"/}/, each making the same changes"
 done

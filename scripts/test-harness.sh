@@ -32,10 +32,18 @@ check() {
 	fi
 }
 
+# "not root" from a copy of the scripts anyone can read: the checkout may be
+# in a folder only root can enter (/root).
+nb=$(mktemp -d /tmp/btt-nobody.XXXXXX); chmod 755 "$nb"; cp -r "$s" "$TOP/config" "$nb/"
 expect "not root" "must run as root" \
-	setpriv --reuid=65534 --regid=65534 --clear-groups bash "$s/kbuild.sh"
+	setpriv --reuid=65534 --regid=65534 --clear-groups bash "$nb/scripts/kbuild.sh"
+rm -rf "$nb"
 expect "no debootstrap" "missing tool 'debootstrap'" \
-	env PATH=/usr/bin:/bin BTT_NO_HOST_INSTALL=1 BTT_ROOT="$tmp/none" bash "$s/toolchain.sh"
+	env -u BTT_HOST_INSTALL PATH=/usr/bin:/bin BTT_ROOT="$tmp/none" bash "$s/toolchain.sh"
+mkdir -p "$tmp/notroot" && echo precious >"$tmp/notroot/f"
+expect "toolchain: a BTT_ROOT it did not make is not removed" "no sid root of the harness \(no .btt-root\): not removing it" \
+	env BTT_ROOT="$tmp/notroot" bash "$s/toolchain.sh"
+check "toolchain: ... and its file is still there" grep -qx precious "$tmp/notroot/f"
 mkdir -p "$tmp/small" && mount -t tmpfs -o size=1m tmpfs "$tmp/small"
 expect "no disk space" "need 6 GiB free under $tmp/small, have 1 MiB" \
 	env BTT_CACHE="$tmp/small" bash "$s/toolchain.sh"
@@ -45,8 +53,8 @@ expect "base version missing" "the mirror serves no linux-source-7.99 package" \
 	env BTT_BASE=7.99 bash "$s/base.sh"
 expect "gccwa: an unknown workaround" "no workaround config/gcc-workarounds/nosuch.patch" \
 	bash "$s/gcc-workaround.sh" nosuch
-expect "libbpf-old: no older base" "set BTT_BASE to an older base than 7.2" \
-	env BTT_BASE=7.2 bash "$s/libbpf-old.sh"
+expect "libbpf-old: no older base" "set BTT_BASE to an older base than 7.3" \
+	env BTT_BASE=7.3 bash "$s/libbpf-old.sh"
 
 # A patch whose context does not match: named, with git's reason.
 r=$tmp/repo; mkdir -p "$r" "$tmp/p"
@@ -70,7 +78,7 @@ diff --git a/f b/f
 +three
 P
 echo 0001-bad.patch >"$tmp/p/series"
-expect "bad patch: named" "patch 0001-bad.patch does not apply" \
+expect "bad patch: named" "patch .*0001-bad.patch does not apply" \
 	env BTT_TREE="$r" BTT_PATCHES="$tmp/p" bash "$s/apply.sh"
 expect "bad patch: git's reason" "patch failed: f:1" \
 	env BTT_TREE="$r" BTT_PATCHES="$tmp/p" bash "$s/apply.sh"
@@ -203,12 +211,13 @@ check "mounts: none left after an interrupted command" interrupted
 # A long step run with progress lines (kernel build, VM) stops on Ctrl-C with
 # everything it started; its own children ignore SIGINT (background jobs).
 interrupted_bg() {
+	rm -f "$tmp/wp.pid"
 	fresh "set -m
-		BTT_NS=host bash -c '. $s/lib.sh; with_progress t $tmp/wp.log true sleep 61.7' & pid=\$!
-		for i in \$(seq 100); do pgrep -f '^sleep 61.7' >/dev/null && break; sleep 0.2; done
-		pgrep -f '^sleep 61.7' >/dev/null || { echo 'the command never started'; exit 1; }
+		BTT_NS=host bash -c '. $s/lib.sh; with_progress t $tmp/wp.log true sh -c \"echo \\\$\\\$ >$tmp/wp.pid; exec sleep 61.7\"' & pid=\$!
+		for i in \$(seq 100); do [ -s $tmp/wp.pid ] && break; sleep 0.2; done
+		[ -s $tmp/wp.pid ] || { echo 'the command never started'; exit 1; }
 		kill -INT -\$pid; wait \$pid; sleep 0.5
-		! pgrep -f '^sleep 61.7' >/dev/null || { echo 'the command still runs'; pkill -f '^sleep 61.7'; exit 1; }"
+		! kill -0 \$(cat $tmp/wp.pid) 2>/dev/null || { echo 'the command still runs'; kill \$(cat $tmp/wp.pid); exit 1; }"
 }
 check "progress: an interrupted step stops what it started" interrupted_bg
 
@@ -221,6 +230,17 @@ cleaned() {
 		[ ! -e $tmp/c/sid ] && [ \"\$(cat $tmp/precious/file)\" = keep ]"
 }
 check "clean: unmounts, then removes the cache and nothing else" cleaned
+# clean builds: every build dir a script makes goes; the root, the downloads
+# and ccache stay.
+cleanbuilds() {
+	local c=$tmp/cb d
+	mkdir -p "$c/sid/.x" "$c/dl" "$c/ccache" && touch "$c/.btt-cache"
+	for d in linux-7.3 linux-7.3.base kbuild-7.3-llvm kbuild-7.3-llvm-base-plain st-7.3-llvm kmods-7.3-llvm-base \
+		basecmp-7.3 regress-7.3 vcost-7.3 libbpf-old-6.12 gccwa-7.3-seg-off runs; do mkdir -p "$c/$d/x"; done
+	BTT_CACHE=$c bash "$s/clean.sh" builds >/dev/null || return 1
+	[ "$(cd "$c" && ls -A | paste -sd' ')" = ".btt-cache ccache dl sid" ] || { ls -A "$c"; return 1; }
+}
+check "clean builds: removes every build dir, keeps root, downloads and ccache" cleanbuilds
 expect "clean: refuses a system folder" "refusing to clean /var" env BTT_CACHE=/var bash "$s/clean.sh"
 mkdir -p "$tmp/unmarked" && echo x >"$tmp/unmarked/f"
 expect "clean: refuses a folder that is not the cache" "not marked as the harness's cache" \
@@ -228,6 +248,14 @@ expect "clean: refuses a folder that is not the cache" "not marked as the harnes
 mkdir -p "$tmp/withedit/edit-7.2" && touch "$tmp/withedit/.btt-cache"
 expect "clean: refuses to drop an editing tree" "editing trees hold commits" \
 	env BTT_CACHE="$tmp/withedit" bash "$s/clean.sh" builds
+# Two runs on one cache: the second refuses at once and names the first.
+mkdir -p "$tmp/lk"; echo "pid 1: run.sh" >"$tmp/lk/.lock.who"
+(exec 7>>"$tmp/lk/.lock"; flock 7; touch "$tmp/lk/held"; sleep 20) & holder=$!
+for i in $(seq 50); do [ -e "$tmp/lk/held" ] && break; sleep 0.1; done
+expect "lock: a second run refuses" "another harness run holds $tmp/lk/.lock \(pid 1: run.sh\)" \
+	env BTT_CACHE="$tmp/lk" bash "$s/base.sh"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || true
+expect "paths: a cache path with a space is refused" "must not hold spaces" env BTT_CACHE="$tmp/a b" bash "$s/base.sh"
 expect "lib.sh sourced by hand is refused" "is sourced by the harness scripts" \
 	bash -c ". $s/lib.sh"
 
@@ -257,13 +285,14 @@ for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
 	done
 done
 expect "no python3" "missing tool 'python3' \(host package python3\)" \
-	env PATH="$tmp/bin" BTT_NO_HOST_INSTALL=1 bash "$s/toolchain.sh"
+	env -u BTT_HOST_INSTALL PATH="$tmp/bin" bash "$s/toolchain.sh"
 
 # Pinning: a base version that is gone names the available ones; drift is
 # reported, and fails only with BTT_STRICT_VERSIONS=1.
-sed 's/^linux-source-7.2 .*/linux-source-7.2 7.2.0-1/; s/^pahole .*/pahole 0.1-1/' "$TOP/config/toolchain.lock" >"$tmp/lock"
+sed 's/^pahole .*/pahole 0.1-1/' "$TOP/config/toolchain.lock" >"$tmp/lock"
+sed 's/^\(7\.2 *linux-source-7\.2 *\)[^ ]*/\17.2.0-1/' "$TOP/config/bases" >"$tmp/bases"
 expect "base version gone" "linux-source-7.2 7.2.0-1 \(pinned in .*\) is gone from the archive; available: [0-9]" \
-	env BTT_LOCK="$tmp/lock" BTT_BASE=7.2 bash "$s/base.sh"
+	env BTT_BASES="$tmp/bases" BTT_BASE=7.2 bash "$s/base.sh"
 check "drift is reported" bash -c "BTT_LOCK=$tmp/lock bash $s/manifest.sh | grep -qx 'drift: pahole locked 0.1-1, have [^ ]*'"
 expect "drift fails with BTT_STRICT_VERSIONS=1" "versions differ from" \
 	env BTT_LOCK="$tmp/lock" BTT_STRICT_VERSIONS=1 bash "$s/manifest.sh"
@@ -350,19 +379,22 @@ check "sendprep: an F: pattern that matches nothing" sp_fails "MAINTAINERS:.*btf
 spw() { BTT_PATCHES=$tmp/spw bash "$s/send-prep.sh" write && diff -r -I '^Date: ' "$(series_dir)" "$tmp/spw"; }
 check "sendprep: write on the exported series changes nothing" spw
 
-# series-same: a changed line in the 7.2.y copy of a patch is named.
+# series-same: a changed line in a 7.2.y override is named, and so is an
+# override that has the primary patch's own context.
 cp -r "$TOP/patches" "$tmp/same"
-sed -i '0,/^+.*BTF_FIELD_COMPAT/s//&x/' "$(ls "$tmp"/same/7.2/0010-*.patch)"
-expect "series-same: another added line" "/7.2/0010-.* makes other changes than .*BTF_FIELD_COMPAT" bash "$s/series-same.sh" "$tmp/same"
+sed -i '0,/^+[^+]/s/^+[^+].*/&x/' "$(ls "$tmp"/same/7.2/0012-*.patch)"
+expect "series-same: another added line" "/7.2/0012-.* makes other changes than " bash "$s/series-same.sh" "$tmp/same"
+rm -r "$tmp/same"; cp -r "$TOP/patches" "$tmp/same"; cp "$tmp"/same/0001-*.patch "$tmp/same/7.2/"
+expect "series-same: an override with the primary's context" "/7.2/0001-.* has the context of .*: not an override" bash "$s/series-same.sh" "$tmp/same"
 
 # One help screen: every verb's script exists, every script has a verb (or is
 # a helper of one), and every BTT_* variable the scripts read is documented.
 helpscreen() {
 	local bad=0 v f
-	for f in $(bash "$s/btt" verbs | cut -d'|' -f2); do [ -f "$s/$f" ] || { echo "verb script $f missing"; bad=1; }; done
+	for f in $(bash "$s/btt" verbs | cut -d'|' -f1); do [ -f "$s/$f" ] || { echo "verb script $f missing"; bad=1; }; done
 	for f in $(cd "$s" && ls); do
-		case $f in btt | lib.sh | report.py | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py | basefails.py | regresscmp.py | vcostcmp.py) continue ;; esac
-		bash "$s/btt" verbs | cut -d'|' -f2 | grep -qxF "$f" || { echo "script $f has no verb"; bad=1; }
+		case $f in btt | lib.sh | report.py | expected.py | tests | guest-init | copies.sh | btf-load-bench.c | btf-fuzz.c | fuzzcmp.py | basefails.py | regresscmp.py | vcostcmp.py) continue ;; esac
+		bash "$s/btt" verbs | cut -d'|' -f1 | grep -qxF "$f" || { echo "script $f has no verb"; bad=1; }
 	done
 	for v in $(grep -ohE 'BTT_[A-Z0-9_]+' "$s"/* "$TOP/.ci/run" | sort -u); do
 		bash "$s/btt" vars | grep -q "^$v " || { echo "variable $v is not in the help"; bad=1; }

@@ -22,8 +22,9 @@ have() { case $1 in /*) [ -e "$1" ] ;; *) command -v "$1" >/dev/null 2>&1 ;; esa
 missing=
 for t in $HOST_TOOLS; do have "${t%%:*}" || missing="$missing ${t#*:}"; done
 missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
-# BTT_NO_HOST_INSTALL=1: report missing host tools instead of installing them.
-if [ -n "${missing// /}" ] && ! flag "${BTT_NO_HOST_INSTALL:-}"; then
+# Host packages are installed only when asked (BTT_HOST_INSTALL=1: run.sh and
+# test.sh ask); otherwise a missing one is reported.
+if [ -n "${missing// /}" ] && flag "${BTT_HOST_INSTALL:-}"; then
 	note "installing host packages: $missing"
 	need_tool apt-get "the host must be Debian-like"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null ||
@@ -31,13 +32,19 @@ if [ -n "${missing// /}" ] && ! flag "${BTT_NO_HOST_INSTALL:-}"; then
 		die "host apt could not install: $missing"
 fi
 for t in $HOST_TOOLS; do
-	have "${t%%:*}" || die "missing tool '${t%%:*}' (host package ${t#*:})"
+	have "${t%%:*}" || die "missing tool '${t%%:*}' (host package ${t#*:}; BTT_HOST_INSTALL=1 installs it)"
 done
 need_disk "$CACHE" 6
 
 if [ ! -e "$ROOT/.debootstrap-done" ]; then
 	note "debootstrap sid into $ROOT"
+	# BTT_ROOT is the user's to set: only a folder this script made (its
+	# mark .btt-root) or an empty one is ever removed.
+	if [ -e "$ROOT" ] && [ ! -e "$ROOT/.btt-root" ] && [ -n "$(ls -A "$ROOT" 2>/dev/null)" ]; then
+		die "$ROOT holds files but is no sid root of the harness (no .btt-root): not removing it; set BTT_ROOT to another folder"
+	fi
 	rm -rf --one-file-system "$ROOT"
+	mkdir -p "$ROOT" && touch "$ROOT/.btt-root"
 	debootstrap --variant=minbase sid "$ROOT" >"$CACHE/debootstrap.log" 2>&1 ||
 		die "debootstrap failed, see $CACHE/debootstrap.log"
 	# The mirror is a dated snapshot: its Release files are past Valid-Until.
@@ -45,13 +52,27 @@ if [ ! -e "$ROOT/.debootstrap-done" ]; then
 	touch "$ROOT/.debootstrap-done"
 fi
 
+# The locked version of each package where the archive still has it; the
+# others at the archive's version (manifest.sh prints their drift).
+pinned() {
+	local p v
+	for p in $SID_PKGS; do
+		v=$(list_file "$LOCK" | awk -v p="$p" '$1 == p { print $2; exit }')
+		if [ -n "$v" ] && chroot "$ROOT" apt-cache show "$p=$v" >/dev/null 2>&1; then echo "$p=$v"; else echo "$p"; fi
+	done | sort | tr '\n' ' '
+}
 want=$(echo $SID_PKGS | tr ' ' '\n' | sort | tr '\n' ' ')
 if [ "$(cat "$ROOT/.pkgs-done" 2>/dev/null)" != "$want" ]; then
 	note "installing sid packages"
 	cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
-	chroot "$ROOT" sh -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends $want" >"$CACHE/apt.log" 2>&1 ||
-		die "apt-get in the sid root failed, see $CACHE/apt.log"
+	chroot "$ROOT" apt-get update -q >"$CACHE/apt.log" 2>&1 || die "apt-get update in the sid root failed, see $CACHE/apt.log"
+	pins=$(pinned)
+	chroot "$ROOT" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pins" \
+		>>"$CACHE/apt.log" 2>&1 || {
+		note "the locked versions do not install together; installing the archive's (see the drift lines)"
+		chroot "$ROOT" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $want" \
+			>>"$CACHE/apt.log" 2>&1
+	} || die "apt-get in the sid root failed, see $CACHE/apt.log"
 	chroot "$ROOT" apt-get clean
 	echo "$want" >"$ROOT/.pkgs-done"
 fi

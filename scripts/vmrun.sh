@@ -4,8 +4,9 @@
 # KBUILD_DIR/selftests/BTT_VM_NAME (default "vm"; BTT_ST names another selftests
 # dir), copies them to BTT_VM_DIR
 # if set, and prints the report
-# (scripts/report.py), checked against config/expected/KCC.FLAVOUR unless one of
-# the variables below changes the run. BTT_VM_WATCHDOG sets test_progs'
+# (scripts/report.py), checked by name against the cell's expected results
+# (config/bases EXPECTED, KCC.FLAVOUR) unless one of the variables below
+# changes the run. BTT_VM_WATCHDOG sets test_progs'
 # watchdog (seconds), BTT_VM_KMODS replaces the test modules, BTT_VM_DENY adds
 # a deny list. BTT_VM_IMAGE boots another kernel image with the same
 # selftests, BTT_VM_PLAN and BTT_VM_ALLOW replace the plan and the allow list.
@@ -32,7 +33,7 @@ vm_name=${BTT_VM_NAME:-vm}
 shell=
 if flag "${BTT_VM_SHELL:-}"; then
 	if [ -t 0 ] && [ -t 1 ]; then shell=shell
-	else note "BTT_VM_SHELL ignored: no terminal (run scripts/btt vm KBUILD from a terminal)"; fi
+	else note "BTT_VM_SHELL ignored: no terminal (run scripts/btt vmrun KBUILD from a terminal)"; fi
 fi
 if [ -n "${BTT_VM_DIR:-}" ] && [ -e "$BTT_VM_DIR" ] && [ -n "$(ls -A "$BTT_VM_DIR")" ] &&
 	[ ! -e "$BTT_VM_DIR/console.log" ]; then
@@ -74,13 +75,16 @@ for f in $(flavours objects); do
 	} >"$v/deny.$f"
 done
 # The expected results of each cell (scripts/report.py), for the full run of
-# this kernel's own image only.
+# this kernel's own image only: VM/cell names the cell ("BASE KCC
+# EXPECTED_DIR", for scripts/bless.py), VM/expected.FLAVOUR holds its
+# expanded expected results (none yet: report.py says to bless the run).
 kcc=$(cat "$kb/.kcc" 2>/dev/null) || kcc=
-if [ -z "${BTT_VM_PLAN:-}${BTT_VM_ALLOW:-}${BTT_VM_IMAGE:-}" ] && [ -n "$kcc" ]; then
+if [ -z "${BTT_VM_PLAN:-}${BTT_VM_ALLOW:-}${BTT_VM_IMAGE:-}${BTT_VM_KMODS:-}${BTT_VM_DENY:-}" ] && [ -n "$kcc" ]; then
+	echo "$BASE $kcc $(base_field EXPECTED)" >"$v/cell"
 	for f in $(flavours objects); do
 		e=$(expected_dir)/$kcc.$f
-		[ -f "$e" ] || die "no expected results for kernel $kcc, objects $f: $e"
-		cp "$e" "$v/expected.$f"
+		[ ! -f "$e" ] || python3 "$TOP/scripts/expected.py" expand "$e" >"$v/expected.$f" ||
+			die "bad expected results in $e"
 	done
 fi
 if [ -n "${BTT_VM_PLAN:-}" ]; then
@@ -92,6 +96,10 @@ else
 fi
 
 # boot ACCEL CONSOLE_LOG TIMEOUT [shell]: boot once; the status is timeout's.
+# The sid root is shared read-only; the selftests dir, which the guest writes,
+# with security_model=mapped-xattr: the guest's owners, modes and special
+# files are xattrs of plain files here, so its root cannot make a file that
+# acts as root's on the host (a setuid binary, a device node).
 # With "shell" the serial line is this terminal (and still logged), and the
 # guest gives a shell there when a run fails.
 boot() {
@@ -106,7 +114,7 @@ boot() {
 		-append "console=ttyS0 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=/btt-init panic=-1 oops=panic btt.vm=$vm_name $shell" \
 		-fsdev local,id=rootfs,path="$ROOT",security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=rootfs,mount_tag=/dev/root \
-		-fsdev local,id=st,path="$st",security_model=none,multidevs=remap \
+		-fsdev local,id=st,path="$st",security_model=mapped-xattr,multidevs=remap \
 		-device virtio-9p-pci,fsdev=st,mount_tag=st
 }
 

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Expected test results by name: the one format of config/expected/.
+
+A file lists every leaf (TEST/SUBTEST, or TEST without subtests) a cell
+runs, one per line, sorted by name:
+
+    OK    btf_tag/btf_type_tag_percpu_mod1
+    SKIP  percpu_alloc/cpu_flag_create  # needs 2 possible CPUs; the guest sees 1
+
+A SKIP needs its reason after " # " (a reason that starts with FIXME is
+not one: btt bless writes it for a new skip, a person replaces it). FAIL is
+never expected: a failed test fails the run whatever this file says.
+"include FILE" (first entry, FILE in the same folder) starts from FILE's
+entries; the lines after it are the differences: an entry with another
+verdict or reason, or "DROP NAME" for a leaf of FILE this cell does not
+run. btt bless keeps such a file as a list of differences.
+
+Usage: expected.py expand FILE   (prints the entries, includes resolved)
+"""
+import re
+import sys
+from pathlib import Path
+
+ENTRY = re.compile(r'^(OK|SKIP|DROP)\s+(.+?)(?:\s+#\s*(.*?))?\s*$')
+INCLUDE = re.compile(r'^include\s+(\S+)\s*$')
+
+
+class BadFile(Exception):
+    pass
+
+
+def read(path, strict=True):
+    """(include, {name: (verdict, reason)}, drops, header) of one file,
+    includes not resolved. HEADER: the comment lines before the first entry.
+    STRICT=False (btt bless) takes a skip without its reason."""
+    path = Path(path)
+    include, entries, drops, header, body = None, {}, set(), [], False
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        where = f'{path}:{n}'
+        s = line.strip()
+        if not s or s.startswith('#'):
+            if not body:
+                header.append(line)
+            continue
+        m = INCLUDE.match(s)
+        if m:
+            if body:
+                raise BadFile(f'{where}: "include" must be the first entry')
+            include, body = m.group(1), True
+            continue
+        body = True
+        m = ENTRY.match(s)
+        if not m:
+            raise BadFile(f'{where}: not "OK|SKIP|DROP NAME [# reason]": {s}')
+        verdict, name, reason = m.group(1), m.group(2), m.group(3) or ''
+        if name in entries or name in drops:
+            raise BadFile(f'{where}: {name} is listed twice')
+        if strict and verdict == 'SKIP' and (not reason or reason.startswith('FIXME')):
+            raise BadFile(f'{where}: the skip of {name} needs its reason after " # "')
+        if verdict == 'DROP':
+            if include is None:
+                raise BadFile(f'{where}: DROP {name} without an include')
+            drops.add(name)
+        else:
+            entries[name] = (verdict, reason if verdict == 'SKIP' else '')
+    return include, entries, drops, header
+
+
+def load(path, strict=True, _seen=()):
+    """{name: (verdict, reason)} of an expected file, includes resolved."""
+    path = Path(path).resolve()
+    if path in _seen:
+        raise BadFile(f'{path}: includes itself')
+    include, entries, drops, _ = read(path, strict)
+    if include is None:
+        return entries
+    inc = path.parent / include
+    if not inc.exists():
+        raise BadFile(f'{path}: includes {include}, which does not exist')
+    out = load(inc, strict, _seen + (path,))
+    for name in sorted(drops):
+        if name not in out:
+            raise BadFile(f'{path}: DROP {name}, which {include} does not list')
+        del out[name]
+    out.update(entries)
+    return out
+
+
+def line(name, verdict, reason=''):
+    return f'{verdict:<5} {name}' + (f'  # {reason}' if reason else '')
+
+
+def render(entries, header=(), include=None, base=None):
+    """The text of a file holding ENTRIES ({name: (verdict, reason)}); with
+    INCLUDE, only the differences from BASE (that file's entries)."""
+    out = list(header)
+    if include is not None:
+        out.append(f'include {include}')
+        for name in sorted(set(base) | set(entries)):
+            if name not in entries:
+                out.append(line(name, 'DROP'))
+            elif base.get(name) != entries[name]:
+                out.append(line(name, *entries[name]))
+    else:
+        out += [line(name, *entries[name]) for name in sorted(entries)]
+    return '\n'.join(out) + '\n'
+
+
+def compare(exp, leaves, limit=40):
+    """The problems of LEAVES ({name: verdict}) against EXP (load())."""
+    out = []
+    for name in sorted(set(exp) | set(leaves)):
+        want = exp[name][0] if name in exp else None
+        got = leaves.get(name)
+        if want == got or got == 'FAIL':
+            continue    # a failure is counted as one on its own
+        if got is None:
+            out.append(f'missing {name}: expected {want}, printed no result')
+        elif want is None:
+            out.append(f'new {name}: {got}, not in the expected results')
+        else:
+            out.append(f'changed {name}: {got}, expected {want}')
+    if len(out) > limit:
+        out = out[:limit] + [f'... and {len(out) - limit} more differences']
+    return out
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] != 'expand':
+        raise SystemExit(__doc__.split('Usage: ')[1])
+    try:
+        entries = load(sys.argv[2])
+    except BadFile as e:
+        raise SystemExit(f'error: {e}')
+    sys.stdout.write(render(entries))
+
+
+if __name__ == '__main__':
+    main()
