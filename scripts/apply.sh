@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Check out branch "series" in the base tree: tag "base" plus every patch of
 # BASE's series (config/bases SERIES: patches/, patches/6.12, or patches/ with
 # the overrides of patches/7.2), applied with git am. BTT_PATCHES names one

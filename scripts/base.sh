@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Fetch BASE's linux-source package (config/bases), check its pinned version
 # and checksum, and commit the pristine tree into a git repository at
 # $CACHE/linux-$BASE (tag "base").

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Compare the base kernel with the patched one in the VM:
 #  1. the series' own selftests on the base kernel (what 7.2.y lacks), and
 #  2. BPF_BTF_LOAD of the running kernel's vmlinux BTF, base and patched

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Test results against a fixed list of the leaves that fail.
 
 Usage: basefails.py OUT LIST FLAVOUR...  (OUT/base-FLAVOUR.log per flavour)

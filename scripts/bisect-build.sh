@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Bisectability: build kernel/bpf/ at every patch of the series, with
 # warnings as errors, in a separate tree and build dir, and libbpf and
 # bpftool (-Werror) at every patch that touches them. The selftest patches

@@ -14,6 +14,7 @@ file it changes. Refuses a run with a failed leaf. Exits 1 when a FIXME was
 written or nothing could be blessed.
 """
 import difflib
+import subprocess
 import sys
 from pathlib import Path
 
@@ -97,8 +98,11 @@ def main():
         fixmes += n
         print(diff or f'{target}: unchanged ({len(leaves)} leaves)')
     if fixmes:
-        print(f'bless: {fixmes} new skips need their reason: replace each FIXME')
+        print(f'bless: {fixmes} new skips need their reason: replace each FIXME, then run scripts/btt matrix --write')
         return 1
+    if (top / 'README.md').exists():
+        subprocess.run([sys.executable, str(Path(__file__).parent / 'matrix.py'), str(top), '--write'], check=True)
+        print('bless: README.md test matrix written (scripts/matrix.py)')
     return 0
 
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # "bpftool btf convert" of the series, on the kptr test object as each
 # compiler built it: to the attribute convention and back, what "btf dump"
 # shows, and bad input. Prints "ok - ..." or "FAIL - ..." per check.

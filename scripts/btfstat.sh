@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # One line about a built kernel's vmlinux BTF: its size, its type count, its
 # TYPE_TAG records by name, and how many tags sit right before a PTR (the
 # shape GCC 16 gives multi-level pointers). Usage: btfstat.sh KBUILD_DIR.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # What ccache saves on kernel rebuilds, on the first kernel of config/flavours
 # (built already by scripts/run.sh). Two changes, each built cold (ccache
 # disabled) and then undone and built warm (the objects are in the cache):

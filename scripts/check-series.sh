@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Check the series of BTT_BASE (config/bases SERIES): the series file matches
 # the patch files, the cover letter is filled in, every patch applies
 # (scripts/apply.sh), checkpatch --strict is clean on every patch (on a base

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Remove the caches safely. Usage: clean.sh [all|builds]: "all" (default) the
 # whole $CACHE; "builds" the kernel trees (not editing trees), build dirs and runs, keeping the sid
 # root, the downloads and ccache. Everything mounted below what is removed

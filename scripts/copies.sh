@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The files the series adds under kernel/bpf/, tools/lib/bpf/, tools/testing/selftests/bpf/ and
 # Documentation/ also live at those paths in this repository, generated from the
 # series. Usage: copies.sh write|check TREE (TREE has the series applied).

@@ -8,7 +8,7 @@ runs, one per line, sorted by name:
     OK    btf_tag/btf_type_tag_percpu_mod1
     SKIP  percpu_alloc/cpu_flag_create  # needs 2 possible CPUs; the guest sees 1
 
-A SKIP needs its reason after " # " (a reason that starts with FIXME is
+A SKIP needs its reason after "  # " (two spaces; names hold " #"; a reason that starts with FIXME is
 not one: btt bless writes it for a new skip, a person replaces it). FAIL is
 never expected: a failed test fails the run whatever this file says.
 "include FILE" (first entry, FILE in the same folder) starts from FILE's
@@ -22,7 +22,8 @@ import re
 import sys
 from pathlib import Path
 
-ENTRY = re.compile(r'^(OK|SKIP|DROP)\s+(.+?)(?:\s+#\s*(.*?))?\s*$')
+# The reason follows two or more spaces and a '#': test names hold " #".
+ENTRY = re.compile(r'^(OK|SKIP|DROP)\s+(.+?)(?: {2,}#\s*(.*?))?\s*$')
 INCLUDE = re.compile(r'^include\s+(\S+)\s*$')
 
 
@@ -57,7 +58,7 @@ def read(path, strict=True):
         if name in entries or name in drops:
             raise BadFile(f'{where}: {name} is listed twice')
         if strict and verdict == 'SKIP' and (not reason or reason.startswith('FIXME')):
-            raise BadFile(f'{where}: the skip of {name} needs its reason after " # "')
+            raise BadFile(f'{where}: the skip of {name} needs its reason after "  # " (two spaces)')
         if verdict == 'DROP':
             if include is None:
                 raise BadFile(f'{where}: DROP {name} without an include')

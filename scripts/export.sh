@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Export an editing tree (scripts/worktree.sh) back into the series of its base
 # (config/bases SERIES): format-patch output with a cover letter from the
 # branch description, the series file, and for the primary base, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Differential BTF fuzzing: scripts/btf-fuzz.c's seeded BTF, the same on each
 # kernel, loaded on the base kernel and on the patched one, where flag-clear
 # BTF is also converted to the attribute convention by the series' libbpf;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Judge a differential fuzz run (scripts/fuzz.sh): OUT/base.txt and
 OUT/patched.txt, one scripts/btf-fuzz.c line per seed, and the consoles.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Probe the sid root's x86 gcc for the three btf_type_tag behaviours that
 # keep PAHOLE_HAS_BTF_TAG off for GCC-built kernels (the gcc-kernel issue).
 # Each case is a kernel idiom reduced to a few lines; prints "ok" or what GCC

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the GCC 16 kernel with vmlinux type tags and one way around GCC's
 # btf_type_tag bugs (scripts/gcc-tag-probe.sh), and measure it: the build's
 # -Wattributes warnings, vmlinux's TYPE_TAG count, and btf_tag's user and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the kernel in $CACHE/linux-$BASE (whatever is checked out there) out of
 # tree, incrementally, with the sid root's compiler. Prints the build dir.
 # BTT_KCC names the kernel compiler of config/flavours (default: its first).

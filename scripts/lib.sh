@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Common settings for the harness scripts. Sourced, never run.
 set -euo pipefail
@@ -270,7 +271,7 @@ override_dir() { [ "$(series_dirs | wc -l)" -lt 2 ] || series_dirs | head -n 1; 
 
 # same_series: BASE's series makes the primary series' changes (it ends in
 # patches/), so it adds the same files; a backport (6.12) is a series of its own.
-same_series() { [ "$(series_dir)" = "$TOP/patches" ]; }
+same_series() { [ "$(base_field SERIES | tr , '\n' | tail -n 1)" = patches ]; }
 
 # primary_base: the base whose series is patches/ alone (the one mailed).
 primary_base() { list_file "$BASES" | awk '$6 == "patches" { print $1; exit }'; }
@@ -317,11 +318,13 @@ kill_tree() {
 # snippet COUNT and the time so far. Returns CMD's status. On SIGINT or
 # SIGTERM, CMD and everything it started are killed.
 with_progress() {
-	local label=$1 log=$2 count=$3 pid rc=0 t0=$SECONDS next; shift 3
+	local label=$1 log=$2 count=$3 pid= rc=0 t0=$SECONDS next; shift 3
 	next=$((SECONDS + ${BTT_PROGRESS:-30}))
+	# The trap first: a signal as the command starts still ends it ($! is
+	# the command's pid as soon as it is forked, before pid is set).
+	trap 'pid=${pid:-${!:-}}; [ -z "$pid" ] || kill_tree "$pid"; exit 130' INT TERM
 	"$@" >"$log" 2>&1 &
 	pid=$!
-	trap 'kill_tree "$pid"; exit 130' INT TERM
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 		if [ "$SECONDS" -ge "$next" ]; then
@@ -344,6 +347,8 @@ run_dir() {
 		mkdir -p "$CACHE/runs"
 		while ! mkdir "$d-$n" 2>/dev/null; do n=$((n + 1)); done
 		BTT_RUN=$d-$n
+		# runs/latest: the newest run (btt bless runs/latest).
+		ln -sfn "${BTT_RUN##*/}" "$CACHE/runs/latest"
 	fi
 	mkdir -p "$BTT_RUN"
 	export BTT_RUN

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The series' libbpf, in its DEFAULT_BASE (7.3) form, on the unpatched
 # kernel of BTT_BASE (6.12): the default base's selftests build of scripts/run.sh runs
 # the kptr and user programs as the compiler emitted them

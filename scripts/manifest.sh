@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Print the exact versions of every tool in the sid root and on the host, and a
 # "drift:" line for each that differs from config/toolchain.lock. Drift fails
 # (exit 1) only with BTT_STRICT_VERSIONS=1: sid moves.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The regression cell: upstream's own test_progs tests of the code the series
 # touches (config/regress.list), too slow for the test command. Builds them in
 # every object flavour for the first kernel row's build (the sanitizer kernel;

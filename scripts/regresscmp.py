@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Judge the regression cell (scripts/regress.sh).
 
 Usage: regresscmp.py OUT FAILS FLAVOUR...

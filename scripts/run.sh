@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The main job: toolchain, base tree, series, then for each kernel compiler
 # (BTT_KERNELS, default: every kernel row of config/flavours) the kernel, the
 # selftests and a VM run of every object flavour. A failed kernel or selftest

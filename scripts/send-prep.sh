@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # What a maintainer looks for before the series is mailed. "check" (default)
 # prints the To/Cc list and one "ok - ..." or "FAIL - ..." line per check:
 # subject prefixes ([PATCH bpf] for a patch with Fixes:, [RFC PATCH ...]

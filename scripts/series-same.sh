@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The override patches of every base whose series is patches/ with overrides
 # (config/bases SERIES "patches/7.2,patches") make the changes of the primary
 # series' patches of the same name: the same commit message and added and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Run a command in the sid root, in the checkout, with the checkout bind-mounted
 # (in this script's private mount namespace: the mount ends with it).
 # Usage: shell.sh CMD...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the selftests subset (config/selftests.list, or config/BASE/'s) against a built kernel, in
 # every object flavour of config/flavours (test_progs with Clang 21 objects,
 # test_progs-bpf_gcc with GCC 16 objects, clang23/test_progs with Clang 23

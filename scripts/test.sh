@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The test command: the fast tests, harness checks, series checks of every
 # base (apply, checkpatch, copies, overrides, send-prep), the main job on the
 # default base (the smoke fuzz's base kernel builds beside them), then

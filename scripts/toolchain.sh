@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Create (idempotently) the Debian sid root that builds everything, install the
 # host prerequisites, and print a manifest of exact tool versions, with a
 # "drift:" line for each that differs from config/toolchain.lock.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Verifier cost, base vs patched kernel: veristat on the series' kptr and
 # user-pointer objects and the kptr-related upstream objects of the subset,
 # in every object flavour, on the unpatched base kernel and on the patched

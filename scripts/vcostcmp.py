@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Verifier cost of the same programs on the base and the patched kernel.
 
 Usage: vcostcmp.py OUT LIST FLAVOUR...  (OUT/{base,patched}-FLAVOUR.csv from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Boot a built kernel in qemu and run every object flavour's test_progs in it.
 # Usage: vmrun.sh KBUILD_DIR. Leaves results and the console log in
 # KBUILD_DIR/selftests/BTT_VM_NAME (default "vm"; BTT_ST names another selftests

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Make an editing tree: a git worktree of the base with the series as commits
 # on branch "edit". Usage: worktree.sh [DIR] (default $CACHE/edit-$BASE).
 # Edit, commit (git add -f for new files: Debian's .gitignore ignores "/*"),

@@ -174,9 +174,9 @@ class Format(unittest.TestCase):
         self.bad('OK t/a\ninclude a\n', 'must be the first entry')
 
     def test_names_with_spaces(self):
-        """a subtest name with spaces and a colon keeps them"""
-        got = expected.load(self.file('a', 'OK t/x: y z\nSKIP t/q r  # why\n'))
-        self.assertEqual(got, {'t/x: y z': ('OK', ''), 't/q r': ('SKIP', 'why')})
+        """a subtest name with spaces, a colon and " #" keeps them"""
+        got = expected.load(self.file('a', 'OK t/x: y z\nSKIP t/q r  # why\nOK t/decl test #1, x\n'))
+        self.assertEqual(got, {'t/x: y z': ('OK', ''), 't/q r': ('SKIP', 'why'), 't/decl test #1, x': ('OK', '')})
 
 
 class Bless(VM):

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The repository's own tables: they parse, and README.md's matrix is theirs."""
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+S = Path(__file__).resolve().parent.parent
+TOP = S.parent
+sys.path.insert(0, str(S))
+import expected  # noqa: E402
+
+
+class Repo(unittest.TestCase):
+    def test_expected_files_parse(self):
+        """every file of config/expected/ parses, each skip with its reason"""
+        files = [p for p in (TOP / 'config/expected').rglob('*') if p.is_file()]
+        self.assertTrue(files)
+        for p in files:
+            with self.subTest(p=str(p)):
+                self.assertTrue(expected.load(p))
+
+    def test_readme_matrix(self):
+        """README.md's test matrix is the one config/expected/ gives"""
+        p = subprocess.run([sys.executable, str(S / 'matrix.py'), str(TOP), '--check'],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
+    def test_bases_table(self):
+        """config/bases: seven columns, known archives, existing series dirs"""
+        rows = [ln.split('#')[0].split() for ln in (TOP / 'config/bases').read_text().splitlines()]
+        rows = [r for r in rows if r]
+        self.assertTrue(rows)
+        for r in rows:
+            with self.subTest(base=r[0]):
+                self.assertEqual(len(r), 7)
+                self.assertIn(r[4], ('sid', 'experimental', 'host'))
+                self.assertRegex(r[3], '^([0-9a-f]{64}|-)$')
+                for d in r[5].split(','):
+                    self.assertTrue((TOP / d).is_dir(), d)
+                self.assertTrue((TOP / r[5].split(',')[-1] / 'series').is_file())
+
+
+if __name__ == '__main__':
+    unittest.main()
