@@ -43,4 +43,4 @@ for k in base patched; do
 	cp "$st/vm-fuzz-$k/fuzz.log" "$out/$k.txt" 2>/dev/null || : >"$out/$k.txt"
 	cp "$st/vm-fuzz-$k/console.log" "$out/console-$k.log" 2>/dev/null || : >"$out/console-$k.log"
 done
-python3 "$TOP/scripts/fuzzcmp.py" "$out" "$TOP/config/fuzz-intended" "$count"
+python3 "$TOP/scripts/fuzzcmp.py" "$out" "$(base_config fuzz-intended)" "$count"

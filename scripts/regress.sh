@@ -46,7 +46,8 @@ for b in "$out"/*.build; do
 	[ "$(cat "$b")" = "$(runner "$f")" ] ||
 		die "$f's test_progs changed since the run of ${b%.build}; run regress.sh all"
 done
-export BTT_VM_DENY=$TOP/config/regress-deny
+BTT_VM_DENY=$(base_config regress-deny)
+export BTT_VM_DENY
 export BTT_VM_WATCHDOG=${BTT_VM_WATCHDOG:-600} BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-5400}
 
 # run KERNEL IMAGE: one boot, the flavours asked for; its logs into $out as

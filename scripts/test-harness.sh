@@ -89,74 +89,10 @@ echo missing.patch >"$tmp/p/series"
 expect "listed patch missing" "patch missing.patch listed in .* does not exist" \
 	env BTT_TREE="$r" BTT_PATCHES="$tmp/p" bash "$s/apply.sh"
 
-# The report fails on a kernel BUG, a guest timeout and a failed subtest.
-v=$tmp/vm; mkdir -p "$v"
-echo "clang /mnt/st ./test_progs" >"$v/plan"
-printf '#1/1     t/a:OK\n#1/2     t/b:OK\n#1       t:OK\n' >"$v/clang.log"; echo 0 >"$v/clang.rc"
-echo "BUG: kernel NULL pointer dereference, address: 0000000000000000" >"$v/console.log"
-expect "report: kernel BUG" "problem: kernel reported: BUG: kernel NULL" python3 "$s/report.py" "$v" "$TOP/config" 0
-: >"$v/console.log"
-expect "report: guest timeout" "problem: guest timeout" python3 "$s/report.py" "$v" "$TOP/config" 124
-printf '#1/1     t/a:OK\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$v/clang.log"; echo 1 >"$v/clang.rc"
-expect "report: failed subtest" "^1 passed, 1 failed, 0 skipped$" python3 "$s/report.py" "$v" "$TOP/config" 0
-rm "$v/clang.log"
-expect "report: guest never ran the tests" "clang: no results" python3 "$s/report.py" "$v" "$TOP/config" 0
-# Expected results by name: scripts/tests/ (the fast tests).
-# basefails.py: the series' tests fail on the base kernel exactly as
-# config/basecmp-fails says; an unlisted failure and a listed pass fail.
-printf '#1/1     t/a:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n' >"$v/base-clang.log"
-printf 't/a  # reason\n' >"$v/fails"
-check "basefails: as listed" python3 "$s/basefails.py" "$v" "$v/fails" clang
-printf 't/*  # reason\n' >"$v/fails"
-expect "basefails: listed test passes" "t/b is listed to fail on the base kernel, but was OK" python3 "$s/basefails.py" "$v" "$v/fails" clang
-printf 'gcc:t/a  # reason\n' >"$v/fails"
-expect "basefails: unlisted failure" "clang: t/a fails on the base kernel, unlisted" python3 "$s/basefails.py" "$v" "$v/fails" clang
-printf 't/a  # reason\nt/b  # flaky: a timing assumption\n' >"$v/fails"
-check "basefails: a flaky entry may pass" python3 "$s/basefails.py" "$v" "$v/fails" clang
-printf '#1/1     t/x: y:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n' >"$v/base-clang.log"
-printf 'clang:t/x: y  # a subtest name with a colon\n' >"$v/fails"
-check "basefails: a flavour's entry whose subtest has a colon" python3 "$s/basefails.py" "$v" "$v/fails" clang
-printf '#1/1     t/a:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n' >"$v/base-clang.log"
-printf 't/a  # reason\nt  # flaky: fails outside its subtests at times\n' >"$v/fails"
-check "basefails: a flaky test that passed" python3 "$s/basefails.py" "$v" "$v/fails" clang
-printf 't/a  # reason\nt/b  # timing\n' >"$v/fails"
-expect "basefails: other entries may not" "t/b is listed to fail on the base kernel, but was OK" python3 "$s/basefails.py" "$v" "$v/fails" clang
-# regresscmp.py: the regression cell. The patched kernel fails what
-# config/regress-fails lists; a leaf that passes on the base kernel and not on
-# the patched one, a listed test without a result, a kernel report and a
-# guest timeout each fail it.
-r=$v/regress; mkdir -p "$r"
-printf '#1/1     t/a:OK\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$r/patched-clang.log"
-cp "$r/patched-clang.log" "$r/base-clang.log"
-printf 't\n' >"$r/allow"; printf 't/b  # reason\n' >"$r/fails"
-for k in patched base; do echo 0 >"$r/$k-clang.status"; echo "btt-init: end" >"$r/$k-clang.console.log"; done
-check "regress: as listed, same as base" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-printf '#1/1     t/a:FAIL\n#1/2     t/b:FAIL\n#1       t:FAIL\n' >"$r/patched-clang.log"
-printf 't/*  # reason\n' >"$r/fails"
-expect "regress: passes on base only" "clang: t/a passes on the base kernel, but is FAIL on the patched one" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-cp "$r/base-clang.log" "$r/patched-clang.log"; printf 't/b  # reason\n' >"$r/fails"; printf 't\nu\n' >"$r/allow"
-expect "regress: test without a result" "clang: u printed no result on the patched kernel" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-printf 't\n' >"$r/allow"; echo "BUG: KASAN: use-after-free in x" >>"$r/patched-clang.console.log"
-expect "regress: kernel report" "patched kernel \\(clang\\): a kernel report on the console: BUG: KASAN" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-echo "btt-init: end" >"$r/patched-clang.console.log"; echo 124 >"$r/base-clang.status"
-expect "regress: guest timeout" "base kernel \\(clang\\): the guest timed out" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-echo 0 >"$r/base-clang.status"; rm "$r/base-clang.log"
-check "regress: a flavour the base kernel did not run is not compared" bash -c \
-	"set -o pipefail; python3 '$s/regresscmp.py' '$r' '$r/fails' clang | grep 'clang: not run on the base kernel'"
+# The judges (report.py, expected.py, bless.py, basefails.py, regresscmp.py,
+# vcostcmp.py, fuzzcmp.py) have their unit tests in scripts/tests/ (the fast
+# tests, scripts/fast.sh).
 expect "regress: bad argument" "usage: regress.sh \\[all\\|patched\\|base\\]" bash "$s/regress.sh" bogus
-printf 't\nu\n' >"$r/allow"; printf 'u  # reason\n' >"$r/deny.clang"
-check "regress: a denied test needs no result" python3 "$s/regresscmp.py" "$r" "$r/fails" clang
-# vcostcmp.py: a program base accepts costs the same on the patched kernel,
-# or config/vcost-diffs says why.
-h=file_name,prog_name,verdict,total_insns,total_states
-printf '%s\nx.bpf.o,p,success,10,2\nx.bpf.o,q,failure,5,1\n' $h >"$v/base-clang.csv"
-printf '%s\nx.bpf.o,p,success,10,2\nx.bpf.o,q,success,7,1\n' $h >"$v/patched-clang.csv"
-: >"$v/diffs"
-check "vcost: same cost" python3 "$s/vcostcmp.py" "$v" "$v/diffs" clang
-printf '%s\nx.bpf.o,p,success,12,2\n' $h >"$v/patched-clang.csv"
-expect "vcost: a difference fails" "clang:x.bpf.o:p differs: success, insns 10 -> 12" python3 "$s/vcostcmp.py" "$v" "$v/diffs" clang
-printf 'clang:x.bpf.o:p  # reason\n' >"$v/diffs"
-check "vcost: a listed difference" python3 "$s/vcostcmp.py" "$v" "$v/diffs" clang
 
 # Two VM runs with one result dir: the second stops before it deletes the
 # first one's results.
@@ -322,27 +258,6 @@ guestprog() {
 }
 check "vmrun progress: results of the guest's run" guestprog
 
-# The fuzz judge: a verdict the base kernel does not give fails unless
-# config/fuzz-intended explains it; a splat fails.
-fuzzjudge() {
-	local d=$tmp/fuzz
-	mkdir -p "$d"
-	printf '%s\n' '1 f=0 L=ok g=1 A=0000 H=0000 | 0:P>T:kptr>S' \
-		'2 f=0 L=ok g=1 A=0000 H=0000 | 0:T:kptr>P>S' 'done 2' >"$d/base.txt"
-	: >"$d/console-base.log"; : >"$d/console-patched.log"
-	cp "$d/base.txt" "$d/patched.txt"
-	python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null || return 1
-	# an intended change (btf.rst: TAG -> [m] -> PTR -> T is a kptr)
-	sed -i 's/^2 f=0 L=ok g=1 A=0000 H=0000/2 f=0 L=ok g=1 A=ff00 H=ff00/' "$d/patched.txt"
-	python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null || return 1
-	# the patched kernel refuses what the base accepts
-	sed -i 's/^1 f=0 L=ok g=1 A=0000 H=0000/1 f=0 L=-22 g=1/' "$d/patched.txt"
-	! python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null || return 1
-	cp "$d/base.txt" "$d/patched.txt"
-	echo 'BUG: KASAN: slab-out-of-bounds' >"$d/console-patched.log"
-	! python3 "$s/fuzzcmp.py" "$d" "$TOP/config/fuzz-intended" 2 >/dev/null
-}
-check "fuzz judge: explained changes pass, refusals and splats fail" fuzzjudge
 
 # send-prep: on a copy of the series with one defect of each kind, each
 # check fails and names it; "write" on the series as exported changes nothing.

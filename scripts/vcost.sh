@@ -18,7 +18,7 @@ st=$kb/selftests
 base_kb=$(base_kmods "$kb")
 out=$CACHE/vcost-$BASE
 rm -rf "$out"; mkdir -p "$out"
-objs=$(list_file "$TOP/config/vcost-objects" | awk '{ print $1 ".bpf.o" }')
+objs=$(list_file "$(base_config vcost-objects)" | awk '{ print $1 ".bpf.o" }')
 for f in $(flavours objects); do
 	d=$(flavour objects "$f" 3)
 	for o in $objs; do
@@ -46,4 +46,4 @@ for k in base patched; do
 		cp "$st/vm-vcost-$k/vs-$f.log" "$out/$k-$f.csv" 2>/dev/null || : >"$out/$k-$f.csv"
 	done
 done
-python3 "$TOP/scripts/vcostcmp.py" "$out" "$TOP/config/vcost-diffs" $(flavours objects)
+python3 "$TOP/scripts/vcostcmp.py" "$out" "$(base_config vcost-diffs)" $(flavours objects)

@@ -10,6 +10,8 @@ from pathlib import Path
 S = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(S))
 import expected  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fixture import TmpDir  # noqa: E402
 
 
 def log(*leaves):
@@ -135,17 +137,9 @@ class Report(VM):
         self.assertIn('t/a failed in clang.json, but the log says OK', out)
 
 
-class Format(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.d = Path(self.tmp.name)
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class Format(TmpDir):
     def file(self, name, text):
-        (self.d / name).write_text(text)
-        return self.d / name
+        return self.write(name, text)
 
     def bad(self, text, msg):
         with self.assertRaises(expected.BadFile) as e:
