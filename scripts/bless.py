@@ -23,6 +23,20 @@ import expected  # noqa: E402
 from report import parse  # noqa: E402
 
 FIXME = 'FIXME: why does this skip? (new in {})'
+MEASURED = '# Measured with '
+
+
+def versions(vm_dir):
+    """The header line that says which tool versions the run had: its
+    manifest's drift from config/toolchain.lock, if any (run.sh writes
+    RUN/manifest.txt beside RUN/vm-KCC)."""
+    m = vm_dir.parent / 'manifest.txt'
+    if not m.exists():
+        return None
+    drift = [ln.split(':', 1)[1].strip() for ln in m.read_text().splitlines() if ln.startswith('drift:')]
+    if not drift:
+        return MEASURED + "config/toolchain.lock's versions (no drift)."
+    return MEASURED + 'drift from config/toolchain.lock: ' + '; '.join(drift) + '.'
 
 
 def vm_dirs(paths):
@@ -50,12 +64,13 @@ def cells(top, dirs):
             if bad:
                 raise SystemExit(f'error: {d.name}/{flavour}: {len(bad)} failed ({bad[0]}, ...): '
                                  'a failure is never expected; fix it or deny-list it with its reason')
-            out.append((top / edir / f'{kcc}.{flavour}', leaves, f'{d}/{flavour}'))
+            out.append((top / edir / f'{kcc}.{flavour}', leaves, f'{d}/{flavour}', versions(d)))
     return out
 
 
-def bless(target, leaves, where):
-    """Write TARGET for LEAVES; returns (diff, FIXMEs written)."""
+def bless(target, leaves, where, measured=None):
+    """Write TARGET for LEAVES; returns (diff, FIXMEs written). MEASURED: the
+    header line naming the run's tool versions (replaces the old one)."""
     old_text = target.read_text() if target.exists() else ''
     include, header, old = None, [], {}
     if target.exists():
@@ -65,6 +80,8 @@ def bless(target, leaves, where):
         header = ['# SPDX-License-Identifier: GPL-2.0',
                   f'# Expected leaves of the cell {target.parent.name}/{target.name}',
                   '# (kernel.objects): scripts/expected.py; written by btt bless.']
+    if measured:
+        header = [h for h in header if not h.startswith(MEASURED)] + [measured]
     new, fixmes = {}, 0
     for name, verdict in leaves.items():
         reason = ''
@@ -93,8 +110,8 @@ def main():
     # A file that includes another is written after the files it could include.
     todo.sort(key=lambda c: (c[0].exists() and expected.read(c[0], False)[0] is not None, str(c[0])))
     fixmes = 0
-    for target, leaves, where in todo:
-        diff, n = bless(target, leaves, where)
+    for target, leaves, where, measured in todo:
+        diff, n = bless(target, leaves, where, measured)
         fixmes += n
         print(diff or f'{target}: unchanged ({len(leaves)} leaves)')
     if fixmes:

@@ -186,12 +186,14 @@ class Bless(VM):
         edir.mkdir(parents=True)
         (edir / 'llvm.clang').write_text('# head\nOK t/a\nSKIP t/b  # kept\n')
         (self.vm / 'cell').write_text('7.3 llvm config/expected/7.3\n')
+        (Path(self.tmp.name) / 'manifest.txt').write_text('manifest:\ndrift: pahole locked 1.32-1, have 1.33-1\n')
         self.results('t/a:OK', 't/b:SKIP', 't/c:SKIP', 't/d:OK')
         rc, out = self.bless(top)
         self.assertEqual(rc, 1, out)
         self.assertIn('+OK    t/d', out)
         text = (edir / 'llvm.clang').read_text()
-        self.assertTrue(text.startswith('# head\n'))
+        self.assertTrue(text.startswith('# head\n# Measured with drift from config/toolchain.lock: '
+                                        'pahole locked 1.32-1, have 1.33-1.\n'))
         self.assertIn('SKIP  t/b  # kept', text)
         self.assertIn('SKIP  t/c  # FIXME', text)
         with self.assertRaises(expected.BadFile):
