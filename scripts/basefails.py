@@ -6,18 +6,19 @@ Usage: basefails.py OUT LIST FLAVOUR...  (OUT/base-FLAVOUR.log per flavour)
 
 LIST (config/basecmp-fails for the series' tests on the unpatched base
 kernel, config/regress-fails for scripts/regress.sh) names the test_progs
-leaves (TEST/SUBTEST, or TEST without subtests) that fail, one per line with
-its reason after '#': "NAME" for every flavour, "FLAVOUR:NAME" for one; NAME
-may hold fnmatch wildcards. Exits 1 on a listed leaf that passes or is
-skipped (unless its reason starts with "flaky:": it may fail or not), a line
-that matches no result, and an unlisted failure.
+leaves (TEST/SUBTEST, or TEST without subtests) that fail, one per line,
+"FAIL NAME  # reason" (scripts/expected.py's list format): NAME for every
+flavour, "FLAVOUR:NAME" for one; NAME may hold fnmatch wildcards. Exits 1 on
+a listed leaf that passes or is skipped (unless listed as "FLAKY NAME": it
+may fail or not), a line that matches no result, and an unlisted failure.
 """
 import fnmatch
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from report import denied, parse  # noqa: E402
+import expected  # noqa: E402
+from report import parse  # noqa: E402
 
 
 def read_logs(out, prefix, flavours):
@@ -36,12 +37,14 @@ def check_listed(results, lst, where):
                for leaf, verdict in sorted(leaves.items()) if verdict == 'FAIL']
         return [f'no list {lst}; the failures on {where} were: ' + (' '.join(bad) or 'none')]
     entries = []
-    for entry, reason in denied(lst):
-        if not reason:
-            raise SystemExit(f'{lst}: "{entry}" has no reason')
+    try:
+        rows = expected.entries(lst, {'FAIL', 'FLAKY'})
+    except expected.BadFile as e:
+        raise SystemExit(str(e))
+    for word, entry, _, _ in rows:
         # FLAVOUR:TEST/SUBTEST, where the subtest name may hold colons
         fl, _, name = entry.partition(':') if ':' in entry.split('/')[0] else ('', '', entry)
-        entries.append((fl, name, reason.startswith('flaky:')))
+        entries.append((fl, name, word == 'FLAKY'))
     problems, used = [], set()
     for f, leaves in results.items():
         if not leaves:

@@ -16,6 +16,13 @@ entries; the lines after it are the differences: an entry with another
 verdict or reason, or "DROP NAME" for a leaf of FILE this cell does not
 run. btt bless keeps such a file as a list of differences.
 
+Every other outcome table in config/ is a list in the same line format,
+"WORD NAME [ARG]  # reason" (entries() reads them): basecmp-fails and
+regress-fails ("FAIL NAME" or "FLAKY NAME", NAME may be "FLAVOUR:NAME" and
+hold fnmatch wildcards), vcost-diffs and libbpf-old-diffs ("DIFF NAME"),
+fuzz-intended ("KIND[,KIND] CATEGORY REGEX"). test_progs reads the deny
+lists itself: they stay in its format ("NAME  # reason").
+
 Usage: expected.py expand FILE   (prints the entries, includes resolved)
 """
 import re
@@ -66,6 +73,32 @@ def read(path, strict=True):
         else:
             entries[name] = (verdict, reason if verdict == 'SKIP' else '')
     return include, entries, drops, header
+
+
+LIST = re.compile(r'^(\S+)\s+(.+?)(?: {2,}#\s*(.*?))?\s*$')
+
+
+def entries(path, words=None, args=0):
+    """[(word, name, args, reason)] of an outcome list: "WORD NAME [ARG...]
+    # reason" lines (two spaces before the '#'), each with its reason. WORDS:
+    the words it may use (None: any); ARGS: how many words after NAME (NAME
+    itself may hold spaces when ARGS is 0)."""
+    path, out = Path(path), []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith('#'):
+            continue
+        m = LIST.match(s)
+        if not m or (words is not None and m.group(1) not in words):
+            want = '|'.join(sorted(words)) if words else 'WORD'
+            raise BadFile(f'{path}:{n}: not "{want} NAME{" ARG" * args}  # reason": {s}')
+        if not m.group(3):
+            raise BadFile(f'{path}:{n}: {m.group(2)} needs its reason after "  # " (two spaces)')
+        rest = m.group(2).rsplit(None, args) if args else [m.group(2)]
+        if len(rest) != args + 1:
+            raise BadFile(f'{path}:{n}: not "WORD NAME{" ARG" * args}  # reason": {s}')
+        out.append((m.group(1), rest[0], rest[1:], m.group(3)))
+    return out
 
 
 def load(path, strict=True, _seen=()):

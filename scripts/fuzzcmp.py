@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+import expected  # noqa: E402
 from report import BAD_KERNEL  # noqa: E402
 
 LINE = re.compile(r'^(\d+) f=(\d+) (.*?) \|(.*)$')
@@ -42,14 +43,12 @@ def parse(path):
 
 
 def rules(path):
-    """KIND[,KIND...] CATEGORY REGEX # btf.rst row"""
-    out = []
-    for line in Path(path).read_text().splitlines():
-        entry, _, row = line.partition('#')
-        if entry.strip():
-            kinds, cat, rx = entry.split()
-            out.append((kinds.split(','), cat, re.compile(rx), row.strip()))
-    return out
+    """KIND[,KIND...] CATEGORY REGEX  # btf.rst row (expected.entries)"""
+    try:
+        return [(kinds.split(','), cat, re.compile(rx[0]), row)
+                for kinds, cat, rx, row in expected.entries(path, None, 1)]
+    except expected.BadFile as e:
+        raise SystemExit(str(e))
 
 
 def bits(mask):

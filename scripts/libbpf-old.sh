@@ -42,7 +42,7 @@ list=$(base_config libbpf-old-diffs)
 [ -f "$list" ] || die "no $list"
 rc=0
 while read -r f n o c; do
-	listed=$(list_file "$list" | awk -v e="$f:$n" '$1 == e' | grep -c .) || true
+	listed=$(list_file "$list" | awk -v e="$f:$n" '$1 == "DIFF" && $2 == e' | grep -c .) || true
 	if [ "$o" != "$c" ] && [ "$listed" = 0 ]; then
 		echo "FAIL: $f $n is $o as compiled, $c converted, and not in ${list#"$TOP"/}"; rc=1
 	elif [ "$o" != "$c" ] && [ "$c" != OK ]; then
@@ -51,7 +51,8 @@ while read -r f n o c; do
 		echo "FAIL: $f $n is $o both ways, but ${list#"$TOP"/} says it differs"; rc=1
 	fi
 done <"$out/verdicts"
-list_file "$list" | while IFS=: read -r f n; do
+list_file "$list" | while read -r _ e; do
+	f=${e%%:*} n=${e#*:}
 	grep -q "^$f $n " "$out/verdicts" || { echo "FAIL: $f $n of ${list#"$TOP"/} did not run"; exit 1; }
 done || rc=1
 echo "libbpf-old: $(awk '$3 == $4' "$out/verdicts" | grep -c .) programs with the same verdict both ways, $(awk '$3 != $4' "$out/verdicts" | grep -c .) listed differences"

@@ -16,6 +16,9 @@ import fnmatch
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+import expected  # noqa: E402
+
 
 def load(path):
     rows = {}
@@ -30,12 +33,10 @@ def main():
     out, lst, flavours = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
     allowed = []
     if lst.exists():
-        for line in lst.read_text().splitlines():
-            entry, _, reason = line.partition('#')
-            if entry.strip():
-                if not reason.strip():
-                    raise SystemExit(f'{lst}: "{entry.strip()}" has no reason')
-                allowed.append(entry.strip())
+        try:
+            allowed = [name for _, name, _, _ in expected.entries(lst, {'DIFF'})]
+        except expected.BadFile as e:
+            raise SystemExit(str(e))
     problems, used, total, same = [], set(), 0, 0
     for f in flavours:
         base, pat = load(out / f'base-{f}.csv'), load(out / f'patched-{f}.csv')

@@ -29,31 +29,39 @@ class BaseFails(Judge):
 
     def test_as_listed(self):
         """the base kernel fails what the list says"""
-        self.assertEqual(self.judge('t/a  # reason\n')[0], 0)
+        self.assertEqual(self.judge('FAIL t/a  # reason\n')[0], 0)
 
     def test_listed_passes(self):
         """a listed leaf that passes fails the judge"""
-        rc, out = self.judge('t/*  # reason\n')
+        rc, out = self.judge('FAIL t/*  # reason\n')
         self.assertEqual(rc, 1)
         self.assertIn('t/b is listed to fail on the base kernel, but was OK', out)
 
     def test_unlisted_failure(self):
         """a failure the list does not name (for this flavour) fails"""
-        rc, out = self.judge('gcc:t/a  # reason\n')
+        rc, out = self.judge('FAIL gcc:t/a  # reason\n')
         self.assertEqual(rc, 1)
         self.assertIn('clang: t/a fails on the base kernel, unlisted', out)
 
     def test_flaky(self):
         """a "flaky:" entry may pass; any other may not"""
-        self.assertEqual(self.judge('t/a  # reason\nt/b  # flaky: a timing assumption\n')[0], 0)
-        self.assertEqual(self.judge('t/a  # reason\nt  # flaky: fails outside its subtests\n')[0], 0)
-        rc, out = self.judge('t/a  # reason\nt/b  # timing\n')
+        self.assertEqual(self.judge('FAIL t/a  # reason\nFLAKY t/b  # a timing assumption\n')[0], 0)
+        self.assertEqual(self.judge('FAIL t/a  # reason\nFLAKY t  # fails outside its subtests\n')[0], 0)
+        rc, out = self.judge('FAIL t/a  # reason\nFAIL t/b  # timing\n')
         self.assertEqual(rc, 1)
+
+    def test_list_format(self):
+        """a line without its word or reason is refused, naming the format"""
+        rc, out = self.judge('t/a  # reason\n')
+        self.assertNotEqual(rc, 0)
+        self.assertIn('not "FAIL|FLAKY NAME  # reason"', out)
+        rc, out = self.judge('FAIL t/a\n')
+        self.assertIn('needs its reason', out)
 
     def test_colon_in_name(self):
         """a flavour's entry whose subtest name has a colon"""
         log = '#1/1     t/x: y:FAIL\n#1/2     t/b:OK\n#1       t:FAIL\n'
-        self.assertEqual(self.judge('clang:t/x: y  # a name with a colon\n', log)[0], 0)
+        self.assertEqual(self.judge('FAIL clang:t/x: y  # a name with a colon\n', log)[0], 0)
 
 
 class Regress(Judge):
@@ -66,7 +74,7 @@ class Regress(Judge):
             self.write(f'{k}-clang.status', '0\n')
             self.write(f'{k}-clang.console.log', 'btt-init: end\n')
         self.write('allow', 't\n')
-        self.fails = self.write('fails', 't/b  # reason\n')
+        self.fails = self.write('fails', 'FAIL t/b  # reason\n')
 
     def judge(self):
         return run('regresscmp.py', self.r, self.fails, 'clang')
@@ -78,7 +86,7 @@ class Regress(Judge):
     def test_passes_on_base_only(self):
         """a leaf that passes on the base kernel only fails"""
         self.write('patched-clang.log', '#1/1     t/a:FAIL\n#1/2     t/b:FAIL\n#1       t:FAIL\n')
-        self.write('fails', 't/*  # reason\n')
+        self.write('fails', 'FAIL t/*  # reason\n')
         rc, out = self.judge()
         self.assertEqual(rc, 1)
         self.assertIn('clang: t/a passes on the base kernel, but is FAIL on the patched one', out)
@@ -124,7 +132,7 @@ class VCost(Judge):
         rc, out = run('vcostcmp.py', self.d, diffs, 'clang')
         self.assertEqual(rc, 1)
         self.assertIn('clang:x.bpf.o:p differs: success, insns 10 -> 12', out)
-        self.write('diffs', 'clang:x.bpf.o:p  # reason\n')
+        self.write('diffs', 'DIFF clang:x.bpf.o:p  # reason\n')
         self.assertEqual(run('vcostcmp.py', self.d, diffs, 'clang')[0], 0)
 
 

@@ -20,6 +20,20 @@ class Repo(unittest.TestCase):
             with self.subTest(p=str(p)):
                 self.assertTrue(expected.load(p))
 
+    def test_outcome_lists_parse(self):
+        """every other outcome table of config/ is a list in the one format"""
+        import re
+        lists = {'basecmp-fails': ({'FAIL', 'FLAKY'}, 0), '6.12/basecmp-fails': ({'FAIL', 'FLAKY'}, 0),
+                 'regress-fails': ({'FAIL', 'FLAKY'}, 0), 'vcost-diffs': ({'DIFF'}, 0),
+                 '6.12/libbpf-old-diffs': ({'DIFF'}, 0), 'fuzz-intended': (None, 1)}
+        for name, (words, args) in lists.items():
+            with self.subTest(name=name):
+                rows = expected.entries(TOP / 'config' / name, words, args)
+                self.assertTrue(rows)
+                if name == 'fuzz-intended':
+                    for _, _, rx, _ in rows:
+                        re.compile(rx[0])
+
     def test_readme_matrix(self):
         """README.md's test matrix is the one config/expected/ gives"""
         p = subprocess.run([sys.executable, str(S / 'matrix.py'), str(TOP), '--check'],
