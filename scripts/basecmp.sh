@@ -26,6 +26,7 @@ rm -rf "$out"; mkdir -p "$out"
 #    flavours: vmrun.sh's own plan.
 list_file "$(base_config selftests.list)" | awk '/^btf_(tag_conv|kptr_chains)/ { print $1 }' >"$out/allow"
 # Its own result dir: the patched kernel's results in $st/vm stay.
+rm -rf "$kb/selftests/vm-base"
 BTT_VM_NAME=vm-base BTT_VM_IMAGE=$base_img BTT_VM_KMODS=kmods-base BTT_VM_ALLOW=$out/allow "$s/vmrun.sh" "$kb" >"$out/base-tests.txt" || true
 for f in $(flavours objects); do cp "$st/vm-base/$f.log" "$out/base-$f.log"; done
 echo "series' tests on the base kernel:"
@@ -62,6 +63,7 @@ for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
 	for k in base patched; do
 		img=$kb/arch/x86/boot/bzImage
 		[ "$k" = base ] && img=$base_img
+		rm -rf "$st/vm-bench"
 		BTT_VM_NAME=vm-bench BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/bench-plan "$s/vmrun.sh" "$kb" >/dev/null 2>&1 || true
 		grep -q . "$st/vm-bench/bench.log" 2>/dev/null || die "benchmark boot $k/$i produced no output"
 		sed -n "s/^btf_load_ns /$k /p" "$st/vm-bench/bench.log" >>"$out/bench.txt"

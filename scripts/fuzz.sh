@@ -26,8 +26,9 @@ base_kb=$(base_kernel "$kb" plain)
 export BTT_VM_TIMEOUT=${BTT_VM_TIMEOUT:-$((1200 + count * 3 / 100))}
 out=$kb/fuzz
 need_tool flock
-exec 8>"$out.lock"
-flock -n 8 || die "another fuzz run is using $out; wait for it"
+# fd 7: fd 8 holds the cache's lock (lib.sh), which vmrun.sh must inherit.
+exec 7>"$out.lock"
+flock -n 7 || die "another fuzz run is using $out; wait for it"
 rm -rf "$out"; mkdir -p "$out"
 mount_same "$kb"
 cp "$TOP/scripts/btf-fuzz.c" "$st/btf-fuzz.c"
@@ -38,6 +39,8 @@ for k in base patched; do
 	[ "$k" = patched ] || { img=$base_kb/arch/x86/boot/bzImage; arg=; }
 	echo "fuzz /mnt/st ./btf-fuzz $first $count $arg" >"$out/plan-$k"
 	note "fuzzing $count seeds from $first on the $k kernel"
+	# No results of an earlier run may stand in for a guest that never ran.
+	rm -rf "$st/vm-fuzz-$k"
 	BTT_VM_NAME=vm-fuzz-$k BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/plan-$k \
 		"$TOP/scripts/vmrun.sh" "$kb" >"$out/vm-$k.txt" 2>&1 || true
 	cp "$st/vm-fuzz-$k/fuzz.log" "$out/$k.txt" 2>/dev/null || : >"$out/$k.txt"

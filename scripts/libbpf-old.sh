@@ -26,6 +26,7 @@ out=$CACHE/libbpf-old-$BASE
 rm -rf "$out"; mkdir -p "$out"
 printf '%s\n' btf_tag_conv_kptr btf_tag_conv_user btf_tag_conv_obj >"$out/allow"
 name=vm-old$BASE
+rm -rf "$lkb/selftests/${name//./_}"
 BTT_VM_NAME=${name//./_} BTT_VM_IMAGE=$base_kb/arch/x86/boot/bzImage BTT_VM_ALLOW=$out/allow \
 	"$s/vmrun.sh" "$lkb" >"$out/tests.txt" || true
 cp -a "$lkb/selftests/${name//./_}" "$out/vm"

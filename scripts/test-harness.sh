@@ -341,6 +341,10 @@ helpscreen() {
 	return "$bad"
 }
 check "help: every verb, script and BTT_* variable" helpscreen
+# fd 8 is the cache lock's (lib.sh cache_lock), which every script passes on
+# to the scripts it runs: no other script may open fd 8.
+fd8() { ! grep -nE '(exec|^|[^0-9])8[<>]' "$s"/*.sh "$s"/btt | grep -v '^[^:]*/lib\.sh:'; }
+check "lock: no script but lib.sh opens fd 8" fd8
 
 # The flavour table is the only place that names the flavours.
 flavourtable() {

@@ -38,6 +38,7 @@ for k in base patched; do
 	note "veristat on the $k kernel"
 	kmods=
 	[ "$k" = patched ] || kmods=kmods-base
+	rm -rf "$st/vm-vcost-$k"
 	BTT_VM_NAME=vm-vcost-$k BTT_VM_IMAGE=$img BTT_VM_PLAN=$out/plan BTT_VM_KMODS=$kmods \
 		"$TOP/scripts/vmrun.sh" "$kb" >"$out/vm-$k.txt" 2>&1 || true
 	[ "$(cat "$st/vm-vcost-$k/kmod.rc" 2>/dev/null)" = 0 ] ||

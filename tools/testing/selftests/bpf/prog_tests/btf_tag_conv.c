@@ -1135,6 +1135,64 @@ static void test_fields_fail_together(void)
 	btf__free(btf);
 }
 
+/* Without the flag a map is created whatever the size of its map-create
+ * log, as before: a plain value, a struct without special fields and a
+ * struct whose two timers are ignored, each with no log, a 1-byte and a
+ * 32-byte log.  A note that does not fit the log is dropped rather than
+ * truncated into -ENOSPC, and a plain value, which has no fields to
+ * ignore, gets no note at all.
+ */
+static void test_small_map_log(void)
+{
+	int fd, mfd, id, int_id, plain, timer, val, i, j;
+	const size_t sizes[] = { 0, 1, 32 };
+	char log[4096], mlog[1024], name[64];
+	struct {
+		const char *name;
+		int *type;
+		__u32 size;
+	} vals[] = {
+		{ "u64", &id, 8 },
+		{ "struct_no_fields", &plain, 8 },
+		{ "two_timers", &val, 32 },
+	};
+	struct btf *btf;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	plain = btf__add_struct(btf, "plain", 8);
+	btf__add_field(btf, "a", id, 0, 0);
+	timer = btf__add_struct(btf, "bpf_timer", 16);
+	btf__add_field(btf, "a", id, 0, 0);
+	btf__add_field(btf, "b", id, 64, 0);
+	val = btf__add_struct(btf, "val", 32);
+	btf__add_field(btf, "a", timer, 0, 0);
+	btf__add_field(btf, "b", timer, 128, 0);
+	fd = btf_tag_load(btf, 0, log, sizeof(log));
+	if (!ASSERT_GE(fd, 0, "load"))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		for (j = 0; j < ARRAY_SIZE(sizes); j++) {
+			snprintf(name, sizeof(name), "%s, log of %zu bytes",
+				 vals[i].name, sizes[j]);
+			mfd = btf_tag_map_create(fd, int_id, *vals[i].type, vals[i].size, 0,
+						 sizes[j] ? mlog : NULL, sizes[j]);
+			if (ASSERT_GE(mfd, 0, name))
+				close(mfd);
+		}
+	}
+	mfd = btf_tag_map_create(fd, int_id, id, 8, 0, mlog, sizeof(mlog));
+	if (ASSERT_GE(mfd, 0, "u64, large log"))
+		close(mfd);
+	ASSERT_STREQ(mlog, "", "u64: nothing ignored, nothing logged");
+	close(fd);
+out:
+	btf__free(btf);
+}
+
 void test_btf_tag_conv(void)
 {
 	char name[96];
@@ -1188,6 +1246,8 @@ void test_btf_tag_conv(void)
 		test_attr_duplicate_fields();
 	if (test__start_subtest("fields_fail_together"))
 		test_fields_fail_together();
+	if (test__start_subtest("small_map_log"))
+		test_small_map_log();
 	if (test__start_subtest("special_behind_long_run"))
 		test_special_behind_long_run();
 }
