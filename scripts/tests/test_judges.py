@@ -44,7 +44,7 @@ class BaseFails(Judge):
         self.assertIn('clang: t/a fails on the base kernel, unlisted', out)
 
     def test_flaky(self):
-        """a "flaky:" entry may pass; any other may not"""
+        """a FLAKY entry may pass; a FAIL entry may not"""
         self.assertEqual(self.judge('FAIL t/a  # reason\nFLAKY t/b  # a timing assumption\n')[0], 0)
         self.assertEqual(self.judge('FAIL t/a  # reason\nFLAKY t  # fails outside its subtests\n')[0], 0)
         rc, out = self.judge('FAIL t/a  # reason\nFAIL t/b  # timing\n')
