@@ -29,8 +29,10 @@ import re
 import sys
 from pathlib import Path
 
-# The reason follows two or more spaces and a '#': test names hold " #".
-ENTRY = re.compile(r'^(OK|SKIP|DROP)\s+(.+?)(?: {2,}#\s*(.*?))?\s*$')
+# "WORD NAME  # reason": the reason follows two or more spaces and a '#'
+# (test names hold " #").
+LIST = re.compile(r'^(\S+)\s+(.+?)(?: {2,}#\s*(.*?))?\s*$')
+VERDICTS = ('OK', 'SKIP', 'DROP')
 INCLUDE = re.compile(r'^include\s+(\S+)\s*$')
 
 
@@ -58,8 +60,8 @@ def read(path, strict=True):
             include, body = m.group(1), True
             continue
         body = True
-        m = ENTRY.match(s)
-        if not m:
+        m = LIST.match(s)
+        if not m or m.group(1) not in VERDICTS:
             raise BadFile(f'{where}: not "OK|SKIP|DROP NAME [# reason]": {s}')
         verdict, name, reason = m.group(1), m.group(2), m.group(3) or ''
         if name in entries or name in drops:
@@ -73,9 +75,6 @@ def read(path, strict=True):
         else:
             entries[name] = (verdict, reason if verdict == 'SKIP' else '')
     return include, entries, drops, header
-
-
-LIST = re.compile(r'^(\S+)\s+(.+?)(?: {2,}#\s*(.*?))?\s*$')
 
 
 def entries(path, words=None, args=0):
@@ -99,6 +98,13 @@ def entries(path, words=None, args=0):
             raise BadFile(f'{path}:{n}: not "WORD NAME{" ARG" * args}  # reason": {s}')
         out.append((m.group(1), rest[0], rest[1:], m.group(3)))
     return out
+
+
+def bases(top):
+    """The rows of TOP/config/bases, each a list of its columns (BASE
+    PACKAGE VERSION SHA256 ARCHIVE SERIES EXPECTED)."""
+    rows = [ln.split('#')[0].split() for ln in (Path(top) / 'config/bases').read_text().splitlines()]
+    return [r for r in rows if r]
 
 
 def load(path, strict=True, _seen=()):

@@ -21,13 +21,12 @@ od=$(override_dir)
 if [ -n "$od" ]; then
 	tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 	git -C "$dir" format-patch -q --zero-commit --no-signature -o "$tmp" base..HEAD
-	body() { sed -n '/^diff --git /,$p' "$1" | grep -v '^index ' | sed 's/^@@ [^@]* @@/@@/'; }
 	rm -f "$od"/*.patch; mkdir -p "$od"; k=0
 	for f in "$tmp"/*.patch; do
 		p=${f##*/}
 		[ -f "$pd/$p" ] || die "$p is not a patch of ${pd#"$TOP"/}/: export the primary series first"
 		# The primary patch's subject prefix and To/Cc, this base's diff.
-		if ! cmp -s <(body "$f") <(body "$pd/$p"); then
+		if ! cmp -s <(patch_body "$f") <(patch_body "$pd/$p"); then
 			{ sed '/^diff --git /,$d' "$pd/$p"; sed -n '/^diff --git /,$p' "$f"; } >"$od/$p"; k=$((k + 1))
 		fi
 	done

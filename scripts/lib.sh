@@ -273,9 +273,6 @@ override_dir() { [ "$(series_dirs | wc -l)" -lt 2 ] || series_dirs | head -n 1; 
 # patches/), so it adds the same files; a backport (6.12) is a series of its own.
 same_series() { [ "$(base_field SERIES | tr , '\n' | tail -n 1)" = patches ]; }
 
-# primary_base: the base whose series is patches/ alone (the one mailed).
-primary_base() { list_file "$BASES" | awk '$6 == "patches" { print $1; exit }'; }
-
 # base_config NAME: config/BASE/NAME if that exists (a backport's own
 # subset, denylists and base failures), else config/NAME.
 base_config() {
@@ -297,6 +294,10 @@ conv_verdicts() {
 
 # expected_dir: the expected results of BASE's cells (config/bases EXPECTED).
 expected_dir() { echo "$TOP/$(base_field EXPECTED)"; }
+
+# patch_body PATCH: its diff without index lines and hunk line numbers, the
+# part that tells whether an override's context differs from its patch's.
+patch_body() { sed -n '/^diff --git /,$p' "$1" | grep -v '^index ' | sed 's/^@@ [^@]* @@/@@/'; }
 
 # patch_files DIR: the numbered patches in DIR, without the cover letter.
 patch_files() {

@@ -18,10 +18,7 @@ BEGIN, END = '<!-- matrix:begin (scripts/matrix.py) -->', '<!-- matrix:end -->'
 
 def rows(top):
     out = []
-    for line in (top / 'config/bases').read_text().splitlines():
-        f = line.split('#')[0].split()
-        if len(f) < 7:
-            continue
+    for f in expected.bases(top):
         base, edir = f[0], top / f[6]
         files = sorted(p for p in edir.glob('*.*') if p.is_file()) if edir.is_dir() else []
         if not files:

@@ -14,17 +14,16 @@ changes() {
 	awk '/^diff --git / { d = 1 } !d && !/^(From [0-9a-f]+ |Date: |index )/ { print; next }
 	     d && /^[-+]/ && !/^(\+\+\+|---)( |$)/ { print }' "$1" | sed -n '/^Subject: /,$p'
 }
-# body PATCH: the diff without index lines and hunk line numbers.
-body() { sed -n '/^diff --git /,$p' "$1" | grep -v '^index ' | sed 's/^@@ [^@]* @@/@@/'; }
 for b in $(list_file "$BASES" | awk '$6 ~ /,patches$/ { print $1 }'); do
-	o=$(list_file "$BASES" | awk -v b="$b" '$1 == b { sub(/,.*/, "", $6); print $6 }')
+	o=$(BASE=$b base_field SERIES)
+	o=${o%%,*}
 	o=$top/${o#patches/}
 	n=0
 	for p in $(patch_files "$o"); do
 		[ -f "$top/$p" ] || die "${o#"$TOP"/}/$p overrides no patch of ${top#"$TOP"/}/"
 		d=$(diff <(changes "$top/$p") <(changes "$o/$p") | grep '^[<>]' | head -n 2 | paste -sd' ') || true
 		[ -z "$d" ] || die "${o#"$TOP"/}/$p makes other changes than ${top#"$TOP"/}/$p: $d"
-		! cmp -s <(body "$top/$p") <(body "$o/$p") || die "${o#"$TOP"/}/$p has the context of ${top#"$TOP"/}/$p: not an override"
+		! cmp -s <(patch_body "$top/$p") <(patch_body "$o/$p") || die "${o#"$TOP"/}/$p has the context of ${top#"$TOP"/}/$p: not an override"
 		n=$((n + 1))
 	done
 	echo "series: base $b takes ${top#"$TOP"/}/ with $n overrides from ${o#"$TOP"/}/, each making the same changes"

@@ -58,7 +58,7 @@ fi
 pinned() {
 	local p v
 	for p in $SID_PKGS; do
-		v=$(list_file "$LOCK" | awk -v p="$p" '$1 == p { print $2; exit }')
+		read -r v _ < <(lock_entry "$p") || v=
 		if [ -n "$v" ] && chroot "$ROOT" apt-cache show "$p=$v" >/dev/null 2>&1; then echo "$p=$v"; else echo "$p"; fi
 	done | sort | tr '\n' ' '
 }

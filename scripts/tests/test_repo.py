@@ -42,8 +42,7 @@ class Repo(unittest.TestCase):
 
     def test_bases_table(self):
         """config/bases: seven columns, known archives, existing series dirs"""
-        rows = [ln.split('#')[0].split() for ln in (TOP / 'config/bases').read_text().splitlines()]
-        rows = [r for r in rows if r]
+        rows = expected.bases(TOP)
         self.assertTrue(rows)
         for r in rows:
             with self.subTest(base=r[0]):
