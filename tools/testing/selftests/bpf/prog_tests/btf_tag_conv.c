@@ -1060,9 +1060,25 @@ static void test_refusals_logged(void)
  * map creation fails.  Before, it was created without fields either way,
  * with an empty log.
  */
+/* struct val { struct bpf_timer a; struct bpf_timer b; } (32 bytes), its
+ * timer built of @long_id; returns val's id.
+ */
+static int add_two_timers(struct btf *btf, int long_id)
+{
+	int timer, val;
+
+	timer = btf__add_struct(btf, "bpf_timer", 16);
+	btf__add_field(btf, "a", long_id, 0, 0);
+	btf__add_field(btf, "b", long_id, 64, 0);
+	val = btf__add_struct(btf, "val", 32);
+	btf__add_field(btf, "a", timer, 0, 0);
+	btf__add_field(btf, "b", timer, 128, 0);
+	return val;
+}
+
 static void test_attr_duplicate_fields(void)
 {
-	int attr, fd, mfd, id, int_id, timer, val;
+	int attr, fd, mfd, id, int_id, val;
 	char log[4096], mlog[1024];
 	struct btf *btf;
 
@@ -1072,12 +1088,7 @@ static void test_attr_duplicate_fields(void)
 			return;
 		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
 		id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
-		timer = btf__add_struct(btf, "bpf_timer", 16);
-		btf__add_field(btf, "a", id, 0, 0);
-		btf__add_field(btf, "b", id, 64, 0);
-		val = btf__add_struct(btf, "val", 32);
-		btf__add_field(btf, "a", timer, 0, 0);
-		btf__add_field(btf, "b", timer, 128, 0);
+		val = add_two_timers(btf, id);
 		fd = btf_tag_load(btf, attr * BTF_FLAG_TYPE_TAG_ATTR, log, sizeof(log));
 		if (!ASSERT_GE(fd, 0, "load")) {
 			btf__free(btf);
@@ -1144,7 +1155,7 @@ static void test_fields_fail_together(void)
  */
 static void test_small_map_log(void)
 {
-	int fd, mfd, id, int_id, plain, timer, val, i, j;
+	int fd, mfd, id, int_id, plain, val, i, j;
 	const size_t sizes[] = { 0, 1, 32 };
 	char log[4096], mlog[1024], name[64];
 	struct {
@@ -1165,12 +1176,7 @@ static void test_small_map_log(void)
 	id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
 	plain = btf__add_struct(btf, "plain", 8);
 	btf__add_field(btf, "a", id, 0, 0);
-	timer = btf__add_struct(btf, "bpf_timer", 16);
-	btf__add_field(btf, "a", id, 0, 0);
-	btf__add_field(btf, "b", id, 64, 0);
-	val = btf__add_struct(btf, "val", 32);
-	btf__add_field(btf, "a", timer, 0, 0);
-	btf__add_field(btf, "b", timer, 128, 0);
+	val = add_two_timers(btf, id);
 	fd = btf_tag_load(btf, 0, log, sizeof(log));
 	if (!ASSERT_GE(fd, 0, "load"))
 		goto out;
