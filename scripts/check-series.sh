@@ -10,26 +10,36 @@
 
 pd=$(series_dir)
 src=$CACHE/linux-$BASE
-listed=$(list_file "$pd/series")
-files=$(patch_files "$pd")
-[ "$listed" = "$files" ] || die "${pd#"$TOP"/}/series does not list exactly the patch files in ${pd#"$TOP"/}/, in order"
-if [ -n "$files" ]; then
-	[ -f "$pd/0000-cover-letter.patch" ] || die "the series has no cover letter"
-	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$pd/0000-cover-letter.patch" ||
-		die "the cover letter is still git's template"
-fi
+od=$(override_dir)
+# Each series dir: the prerequisite series (config/bases PREREQ) and the
+# series itself.
+for d in $(prereq_dirs) "$pd"; do
+	listed=$(list_file "$d/series")
+	files=$(patch_files "$d")
+	[ "$listed" = "$files" ] || die "${d#"$TOP"/}/series does not list exactly the patch files in ${d#"$TOP"/}/, in order"
+	if [ -n "$files" ]; then
+		[ -f "$d/0000-cover-letter.patch" ] || die "${d#"$TOP"/} has no cover letter"
+		! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$d/0000-cover-letter.patch" ||
+			die "the cover letter of ${d#"$TOP"/} is still git's template"
+	fi
+done
 "$TOP/scripts/apply.sh"
 need_sid_root
 mount_same "$TOP"
-od=$(override_dir)
-[ -z "$od" ] || files=$(patch_files "$od")
+# checkpatch: every patch of the primary base's series dirs; a base with
+# overrides, only its overrides (the rest are the primary's).
+if [ -n "$od" ]; then
+	files=$(patch_files "$od" | sed "s|^|$od/|")
+else
+	files=$(for d in $(prereq_dirs) "$pd"; do patch_files "$d" | sed "s|^|$d/|"; done)
+fi
 bad=0
 all_ign=$(list_file "$TOP/config/checkpatch.series-ignore" | awk '{ print $1 }' | paste -sd, -)
 ign=$all_ign,$(list_file "$TOP/config/checkpatch.selftests-ignore" | awk '{ print $1 }' | paste -sd, -)
-for p in $files; do
+for f in $files; do
+	p=${f##*/}
 	opt=(--ignore "$all_ign")
 	# Selftest-only patches: the documented exceptions, nothing else.
-	f=${od:-$pd}/$p
 	if ! grep '^diff --git ' "$f" | grep -qv ' a/tools/testing/selftests/bpf/'; then
 		opt=(--ignore "$ign")
 	fi

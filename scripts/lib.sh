@@ -235,7 +235,7 @@ list_tests() {
 base_field() {
 	local col
 	case $1 in
-	PACKAGE) col=2 ;; VERSION) col=3 ;; SHA256) col=4 ;; ARCHIVE) col=5 ;; SERIES) col=6 ;; EXPECTED) col=7 ;;
+	PACKAGE) col=2 ;; VERSION) col=3 ;; SHA256) col=4 ;; ARCHIVE) col=5 ;; SERIES) col=6 ;; EXPECTED) col=7 ;; PREREQ) col=8 ;;
 	*) die "base_field: no column $1" ;;
 	esac
 	list_file "$BASES" | awk -v b="$BASE" -v c="$col" '$1 == b { print $c; f = 1; exit } END { exit !f }' ||
@@ -253,10 +253,27 @@ series_dirs() {
 # (the last of series_dirs).
 series_dir() { series_dirs | tail -n 1; }
 
-# series_patches: BASE's patches in order, as paths: each name of series_dir's
-# series file, from the first of series_dirs that has it.
+# prereq_dirs: the dirs of the series applied before BASE's (config/bases
+# PREREQ), one per line; none with BTT_PATCHES.
+prereq_dirs() {
+	[ -z "${BTT_PATCHES:-}" ] || return 0
+	base_field PREREQ | tr , '\n' | grep -vx -- - | sed "s|^|$TOP/|" || true
+}
+
+# is_prereq DIR: DIR is a prerequisite series of some base (a fix series
+# for the bpf tree).
+is_prereq() {
+	list_file "$BASES" | awk '{ print $8 }' | tr , '\n' | grep -qxF "${1#"$TOP"/}"
+}
+
+# series_patches: BASE's patches in order, as paths: those of prereq_dirs,
+# then each name of series_dir's series file, from the first of series_dirs
+# that has it.
 series_patches() {
 	local p d
+	for d in $(prereq_dirs); do
+		for p in $(list_file "$d/series"); do echo "$d/$p"; done
+	done
 	for p in $(list_file "$(series_dir)/series"); do
 		for d in $(series_dirs); do
 			if [ -f "$d/$p" ]; then echo "$d/$p"; continue 2; fi

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # What a maintainer looks for before the series is mailed. "check" (default)
 # prints the To/Cc list and one "ok - ..." or "FAIL - ..." line per check:
-# subject prefixes ([PATCH bpf] for a patch with Fixes:, [RFC PATCH ...]
+# subject prefixes ([PATCH bpf] for a patch with Fixes: and for every patch
+# of a prerequisite series (config/bases PREREQ), [RFC PATCH ...]
 # for the patches the cover letter calls an RFC, [PATCH bpf-next] for the
 # rest, [PATCH 6.12.y] for every patch of a backport, vN from v2 on), a Signed-off-by of each patch's author, git am
 # --whitespace=error, the base-commit line, a changelog from v2 on, the
@@ -45,8 +46,10 @@ vtag=$([ "$ver" -le 1 ] || echo " v$ver")
 # prefix N FILE: the subject prefix patch N (00: the cover letter) must carry.
 prefix() {
 	local r="" tree=bpf-next
-	# A backport's patches all go to the stable line of its base.
+	# A backport's patches all go to the stable line of its base, a
+	# prerequisite series' (the fixes) to the bpf tree.
 	same_series || tree=$BASE.y
+	! is_prereq "$pd" || tree=bpf
 	if [ "$1" = 00 ]; then
 		[ -z "$rfc" ] || r="RFC "
 	else
@@ -121,8 +124,14 @@ wt=$src.send
 base_worktree "$src" "$wt"
 git -C "$wt" am --abort >/dev/null 2>&1 || true
 git -C "$wt" checkout -q -f --detach base
+# The prerequisite series first (config/bases PREREQ).
+mapfile -t pre < <(for d in $(prereq_dirs); do for p in $(list_file "$d/series"); do echo "$d/$p"; done; done)
 badw=
+for f in "${pre[@]}"; do
+	git -C "$wt" am -q "$f" >/dev/null 2>&1 || { badw="prerequisite ${f#"$TOP"/} does not apply"; break; }
+done
 for f in "${files[@]}"; do
+	[ -z "$badw" ] || break
 	if ! out=$(git -C "$wt" am -q --whitespace=error "$pd/$f" 2>&1); then
 		badw="$f: $(grep -v '^hint:' <<<"$out" | head -n 3 | paste -sd' ')"; break
 	fi
@@ -133,6 +142,13 @@ want=$(git -C "$src" rev-parse base)
 have=$(sed -n 's/^base-commit: //p' "$cover" | tail -n 1)
 if [ "$have" = "$want" ]; then ok "base-commit $want ($(cat "$CACHE/base-$BASE.version" 2>/dev/null))"
 else bad "base-commit '${have:-none}' is not the base tree's $want"; fi
+# 4b. The prerequisite series' patches, as prerequisite-patch-id lines.
+if [ ${#pre[@]} -gt 0 ]; then
+	want=$(for f in "${pre[@]}"; do git patch-id --stable <"$f" | cut -d' ' -f1; done)
+	have=$(sed -n 's/^prerequisite-patch-id: //p' "$cover")
+	if [ "$have" = "$want" ]; then ok "prerequisite-patch-id lines name the ${#pre[@]} patches of $(prereq_dirs | sed "s|^$TOP/||" | paste -sd' ')"
+	else bad "the prerequisite-patch-id lines are not the patch ids of $(prereq_dirs | sed "s|^$TOP/||" | paste -sd' ') (export again)"; fi
+fi
 # 5. A changelog from v2 on.
 if [ "$ver" -le 1 ]; then ok "v1: no changelog needed"
 elif grep -qE "^(Changes in v$ver\b|Changes since v$((ver - 1))\b|v$((ver - 1)) -> v$ver\b)" "$cover"; then ok "v$ver has a changelog"
@@ -153,7 +169,8 @@ out=$(sed '1,/^$/d' "$tmp/m/project" | awk -F'\t' '
 # The entry names the mainline series' files, which a backport does not add.
 tree="and matches the patched tree"
 same_series || tree="(F: not matched: patches/$BASE is a backport without the mainline files)"
-for f in $(same_series && sed -n 's/^F:\t//p' "$tmp/m/project"); do
+! is_prereq "$pd" || tree="(F: not matched: ${pd#"$TOP"/} is a prerequisite without the series' files)"
+for f in $(same_series && ! is_prereq "$pd" && sed -n 's/^F:\t//p' "$tmp/m/project"); do
 	g=$f; [ "${f%/}" = "$f" ] || g=$f**
 	git -C "$wt" ls-files -- ":(glob)$g" | grep -q . || out="$out${out:+; }no file matches F: $f"
 done

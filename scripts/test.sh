@@ -76,6 +76,8 @@ for b in $others; do
 	else echo "FAIL - the $b series checks"; fail=$((fail + 1)); fi
 done
 checks "$s/send-prep.sh"
+# The prerequisite series (the bpf fixes) is mailed on its own.
+for d in $(prereq_dirs); do BTT_PATCHES=$d checks "$s/send-prep.sh"; done
 
 rc=0; "$s/run.sh" || rc=$?
 wait "$bg" || true
