@@ -102,7 +102,7 @@ def entries(path, words=None, args=0):
 
 def bases(top):
     """The rows of TOP/config/bases, each a list of its columns (BASE
-    PACKAGE VERSION SHA256 ARCHIVE SERIES EXPECTED)."""
+    PACKAGE VERSION SHA256 ARCHIVE SERIES EXPECTED PREREQ)."""
     rows = [ln.split('#')[0].split() for ln in (Path(top) / 'config/bases').read_text().splitlines()]
     return [r for r in rows if r]
 

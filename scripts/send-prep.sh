@@ -124,8 +124,10 @@ wt=$src.send
 base_worktree "$src" "$wt"
 git -C "$wt" am --abort >/dev/null 2>&1 || true
 git -C "$wt" checkout -q -f --detach base
-# The prerequisite series first (config/bases PREREQ).
-mapfile -t pre < <(for d in $(prereq_dirs); do for p in $(list_file "$d/series"); do echo "$d/$p"; done; done)
+# The prerequisite series first (config/bases PREREQ), also under a copy of
+# the series (BTT_PATCHES), but not under the prerequisite itself.
+mapfile -t pre < <(is_prereq "$pd" || for d in $(BTT_PATCHES= prereq_dirs); do
+	for p in $(list_file "$d/series"); do echo "$d/$p"; done; done)
 badw=
 for f in "${pre[@]}"; do
 	git -C "$wt" am -q "$f" >/dev/null 2>&1 || { badw="prerequisite ${f#"$TOP"/} does not apply"; break; }
@@ -146,8 +148,9 @@ else bad "base-commit '${have:-none}' is not the base tree's $want"; fi
 if [ ${#pre[@]} -gt 0 ]; then
 	want=$(for f in "${pre[@]}"; do git patch-id --stable <"$f" | cut -d' ' -f1; done)
 	have=$(sed -n 's/^prerequisite-patch-id: //p' "$cover")
-	if [ "$have" = "$want" ]; then ok "prerequisite-patch-id lines name the ${#pre[@]} patches of $(prereq_dirs | sed "s|^$TOP/||" | paste -sd' ')"
-	else bad "the prerequisite-patch-id lines are not the patch ids of $(prereq_dirs | sed "s|^$TOP/||" | paste -sd' ') (export again)"; fi
+	names=$(BTT_PATCHES= prereq_dirs | sed "s|^$TOP/||" | paste -sd' ')
+	if [ "$have" = "$want" ]; then ok "prerequisite-patch-id lines name the ${#pre[@]} patches of $names"
+	else bad "the prerequisite-patch-id lines are not the patch ids of $names (export again)"; fi
 fi
 # 5. A changelog from v2 on.
 if [ "$ver" -le 1 ]; then ok "v1: no changelog needed"

@@ -25,6 +25,13 @@ class Result(unittest.TextTestResult):
 
     addError = addFailure
 
+    def addSubTest(self, test, subtest, err):
+        # A failed subTest counts as its test's failure, by name.
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            print(f'FAIL - {self.name(test)} {subtest._subDescription()}\n    ' +
+                  self._exc_info_to_string(err, test).strip().replace('\n', '\n    '), flush=True)
+
 
 def main():
     here = Path(__file__).parent

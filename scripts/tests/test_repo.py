@@ -41,12 +41,16 @@ class Repo(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
 
     def test_bases_table(self):
-        """config/bases: seven columns, known archives, existing series dirs"""
+        """config/bases: eight columns, known archives, existing series and prerequisite dirs"""
         rows = expected.bases(TOP)
         self.assertTrue(rows)
         for r in rows:
             with self.subTest(base=r[0]):
-                self.assertEqual(len(r), 7)
+                self.assertEqual(len(r), 8)
+                for d in r[7].split(','):
+                    if d != '-':
+                        self.assertTrue((TOP / d / 'series').is_file(), d)
+                        self.assertTrue((TOP / d / '0000-cover-letter.patch').is_file(), d)
                 self.assertIn(r[4], ('sid', 'experimental', 'host'))
                 self.assertRegex(r[3], '^([0-9a-f]{64}|-)$')
                 for d in r[5].split(','):
