@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Check the series of BTT_BASE (config/bases SERIES): the series file matches
 # the patch files, the cover letter is filled in, every patch applies
-# (scripts/apply.sh), checkpatch --strict is clean on every patch (on a base
+# (scripts/apply.sh; a prerequisite series of config/bases PREREQ also alone), checkpatch --strict is clean on every patch (on a base
 # with overrides: on its overrides, the rest are the primary series'), the
 # kernel-path copies are identical (not for a backport, whose series adds
 # other files) and the overrides make the primary series' changes.
@@ -24,6 +24,17 @@ for d in $(prereq_dirs) "$pd"; do
 	fi
 done
 "$TOP/scripts/apply.sh"
+# Each prerequisite series also applies alone (it is mailed to another tree).
+for d in $(prereq_dirs); do
+	base_worktree "$src" "$src.prereq"
+	git -C "$src.prereq" am --abort >/dev/null 2>&1 || true
+	git -C "$src.prereq" checkout -q -f --detach base
+	for p in $(list_file "$d/series"); do
+		out=$(git -C "$src.prereq" am -q "$d/$p" 2>&1) ||
+			die "${d#"$TOP"/}/$p does not apply to $BASE without the series: $out"
+	done
+	echo "${d#"$TOP"/}: $(list_file "$d/series" | wc -l) patches apply alone on $(git -C "$src" log -1 --format=%s base)"
+done
 need_sid_root
 mount_same "$TOP"
 # checkpatch: every patch of the primary base's series dirs; a base with

@@ -40,7 +40,7 @@ all) targets=("$c") ;;
 # Every build dir the scripts make: kernel trees and worktrees, kernel and
 # selftest builds, test modules, and the cells' result dirs.
 builds) targets=("$c"/linux-* "$c"/kbuild-* "$c"/st-* "$c"/kmods-* "$c"/basecmp-* "$c"/regress-*
-	"$c"/vcost-* "$c"/libbpf-old-* "$c"/gccwa-* "$c"/runs) ;;
+	"$c"/vcost-* "$c"/libbpf-old-* "$c"/gccwa-* "$c"/fixes-* "$c"/runs) ;;
 *) die "usage: clean.sh [all|builds]" ;;
 esac
 # mounts: every mount point strictly below the cache, deepest first.
