@@ -288,7 +288,7 @@ check "sendprep: write on the exported series changes nothing" spw
 cp -r "$TOP/patches/bpf" "$tmp/spb"
 sed -i '0,/^Subject: \[PATCH bpf 2\//s//Subject: [PATCH bpf-next 2\//' "$(ls "$tmp"/spb/0002-*.patch)"
 spout=$(BTT_PATCHES=$tmp/spb bash "$s/send-prep.sh" 2>&1) || true
-check "sendprep: a fix without the bpf prefix" sp_fails "subject prefixes:.*0002-[^:]*: '\[PATCH bpf-next 2/4\]' \(want '\[PATCH bpf 2/4\]'\)"
+check "sendprep: a fix without the bpf prefix" sp_fails "subject prefixes:.*0002-[^:]*: '\[PATCH bpf-next 2/3\]' \(want '\[PATCH bpf 2/3\]'\)"
 cp -r "$(series_dir)" "$tmp/spp"
 sed -i '0,/^prerequisite-patch-id: /s/^prerequisite-patch-id: .*/prerequisite-patch-id: 0000000000000000000000000000000000000000/' "$tmp/spp/0000-cover-letter.patch"
 spout=$(BTT_PATCHES=$tmp/spp bash "$s/send-prep.sh" 2>&1) || true
