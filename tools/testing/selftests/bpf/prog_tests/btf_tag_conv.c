@@ -1199,6 +1199,180 @@ out:
 	btf__free(btf);
 }
 
+/* The graph root of a struct whose node struct the new reading refuses,
+ * flag clear: A { bpf_spin_lock l; bpf_list_head TAG(foo) -> h; } with
+ * "contains:B:node", B { bpf_list_node TAG(foo) -> node; fp_t f; }, fp_t a
+ * typedef of a kptr to struct file (no destructor).  Linux 7.3 loads it
+ * (both graph fields are data behind their tags); the series without a
+ * fallback after the whole-table checks failed it with -EFAULT.
+ */
+static void test_graph_root_refused_node(void)
+{
+	int fd, int_id, long_id, file, lock, head, node, tag, fp, b, a;
+	char log[8192];
+	struct btf *btf;
+
+	btf = btf__new_empty();
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return;
+	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	file = btf__add_struct(btf, "file", 8);
+	btf__add_field(btf, "a", long_id, 0, 0);
+	lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+	btf__add_field(btf, "val", int_id, 0, 0);
+	head = btf__add_struct(btf, "bpf_list_head", 16);
+	btf__add_field(btf, "a", long_id, 0, 0);
+	btf__add_field(btf, "b", long_id, 64, 0);
+	node = btf__add_struct(btf, "bpf_list_node", 24);
+	btf__add_field(btf, "a", long_id, 0, 0);
+	fp = btf_tag_add_chain(btf, "D>P>T:kptr>S", file, lock, -1, int_id);
+	tag = btf__add_type_tag(btf, "foo", node);
+	b = btf__add_struct(btf, "B", 32);
+	btf__add_field(btf, "node", tag, 0, 0);
+	btf__add_field(btf, "f", fp, 192, 0);
+	tag = btf__add_type_tag(btf, "foo", head);
+	a = btf__add_struct(btf, "A", 24);
+	btf__add_field(btf, "l", lock, 0, 0);
+	btf__add_field(btf, "h", tag, 64, 0);
+	btf__add_decl_tag(btf, "contains:B:node", a, 1);
+	ASSERT_GT(b, 0, "B");
+	fd = btf_tag_load(btf, 0, log, sizeof(log));
+	if (!ASSERT_GE(fd, 0, "load"))
+		printf("log: %s\n", log);
+	else
+		close(fd);
+	btf__free(btf);
+}
+
+/* struct node { struct bpf_spin_lock l; <chain> next; } whose kptr points
+ * to node itself, flag clear: as a plain "PTR -> TAG(kptr) -> node" it is
+ * an ownership cycle (-ELOOP) on Linux 7.3 too; behind CONST or a TYPEDEF
+ * Linux 7.3 reads it as data and loads it, and so must the series.
+ */
+static void test_self_kptr(void)
+{
+	static const struct {
+		const char *chain;
+		int ntypes;	/* types the chain adds */
+		bool loads;
+	} cases[] = {
+		{ "P>T:kptr>S", 2, false },
+		{ "C>P>T:kptr>S", 3, true },
+		{ "D>P>T:kptr>S", 3, true },
+	};
+	int i, fd, int_id, lock, id, node, next;
+	char log[8192];
+	struct btf *btf;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+		btf__add_field(btf, "val", int_id, 0, 0);
+		/* The chain points to node, which comes right after it. */
+		node = btf__type_cnt(btf) + cases[i].ntypes;
+		id = btf_tag_add_chain(btf, cases[i].chain, node, lock, -1, int_id);
+		next = btf__add_struct(btf, "node", 16);
+		btf__add_field(btf, "l", lock, 0, 0);
+		btf__add_field(btf, "next", id, 64, 0);
+		if (!ASSERT_EQ(next, node, cases[i].chain)) {
+			btf__free(btf);
+			continue;
+		}
+		fd = btf_tag_load(btf, 0, log, sizeof(log));
+		if (cases[i].loads) {
+			if (!ASSERT_GE(fd, 0, cases[i].chain))
+				printf("log: %s\n", log);
+		} else {
+			ASSERT_EQ(fd, -ELOOP, cases[i].chain);
+		}
+		if (fd >= 0)
+			close(fd);
+		btf__free(btf);
+	}
+}
+
+/* Where the first note of the series starts in a BTF load's log: the
+ * lines before it are what Linux 7.3 writes too.
+ */
+static size_t btf_log_base_len(const char *log)
+{
+	static const char * const marks[] = {
+		"member '", "variable '", "special field", "its special fields",
+		"chain of more than",
+	};
+	const char *at = log + strlen(log), *p;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(marks); i++) {
+		p = strstr(log, marks[i]);
+		if (p && p < at)
+			at = p;
+	}
+	while (at > log && at[-1] != '\n')
+		at--;
+	return at - log;
+}
+
+/* Without the flag BTF loads whatever the size of its log, as before: BTF
+ * whose typedef'd kptr to struct file (no destructor) is ignored next to
+ * a spin lock, and BTF that the whole-table checks read the old way,
+ * loaded with a log that holds just what Linux 7.3 writes, and with none.
+ * A note that does not fit is dropped rather than truncated into -ENOSPC.
+ */
+static void test_small_btf_log(void)
+{
+	int fd, k, int_id, long_id, file, lock, f, holder;
+	char log[8192], small[8192];
+	const void *raw;
+	__u32 raw_sz;
+	struct btf *btf;
+	size_t len;
+
+	for (k = 0; k < 2; k++) {
+		btf = btf__new_empty();
+		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			return;
+		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+		long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+		file = btf__add_struct(btf, "file", 8);
+		btf__add_field(btf, "a", long_id, 0, 0);
+		lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+		btf__add_field(btf, "val", int_id, 0, 0);
+		if (k == 0) {
+			f = btf_tag_add_chain(btf, "D>P>T:kptr>S", file, lock, -1, int_id);
+		} else {
+			/* node's own const kptr, as in test_self_kptr() */
+			holder = btf__type_cnt(btf) + 3;
+			f = btf_tag_add_chain(btf, "C>P>T:kptr>S", holder, lock, -1, int_id);
+		}
+		holder = btf__add_struct(btf, "holder", 16);
+		btf__add_field(btf, "f", f, 0, 0);
+		btf__add_field(btf, "lock", lock, 64, 0);
+		fd = btf_tag_load(btf, 0, log, sizeof(log));
+		if (!ASSERT_GE(fd, 0, "load")) {
+			printf("log: %s\n", log);
+			btf__free(btf);
+			continue;
+		}
+		close(fd);
+		len = btf_log_base_len(log);
+		fd = btf_tag_load(btf, 0, small, len + 1);
+		if (!ASSERT_GE(fd, 0, k ? "cycle, small log" : "kptr, small log"))
+			printf("small log (%zu bytes): %s\n", len + 1, small);
+		else
+			close(fd);
+		raw = btf__raw_data(btf, &raw_sz);
+		fd = bpf_btf_load(raw, raw_sz, NULL);
+		if (ASSERT_GE(fd, 0, k ? "cycle, no log" : "kptr, no log"))
+			close(fd);
+		btf__free(btf);
+	}
+}
+
 void test_btf_tag_conv(void)
 {
 	char name[96];
@@ -1254,6 +1428,12 @@ void test_btf_tag_conv(void)
 		test_fields_fail_together();
 	if (test__start_subtest("small_map_log"))
 		test_small_map_log();
+	if (test__start_subtest("graph_root_refused_node"))
+		test_graph_root_refused_node();
+	if (test__start_subtest("self_kptr"))
+		test_self_kptr();
+	if (test__start_subtest("small_btf_log"))
+		test_small_btf_log();
 	if (test__start_subtest("special_behind_long_run"))
 		test_special_behind_long_run();
 }
