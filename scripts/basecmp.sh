@@ -5,8 +5,10 @@
 #  2. BPF_BTF_LOAD of the running kernel's vmlinux BTF, base and patched
 #     boots interleaved, printing the ratio of the medians; and the cost of
 #     a long shared chain: BTF with LEN structs sharing a LEN-long chain,
-#     for LEN and 2*LEN (BTT_BENCH_CHAIN, default 3000), whose load-time
-#     ratio must stay at most 2.2 (linear) on both kernels.
+#     for LEN and 2*LEN (BTT_BENCH_CHAIN, default 3000), and BTF with N
+#     structs holding a kptr to a FWD, for N and 2*N (BTT_BENCH_FWD, default
+#     2000), whose load-time ratios must stay at most 2.2 (linear) on both
+#     kernels.
 # Needs scripts/run.sh to have built the patched kernel and the selftests.
 # BTT_BENCH_BOOTS (default 4) boots per kernel, BTT_BENCH_LOADS (10) per boot.
 . "$(dirname "$0")/lib.sh"
@@ -55,9 +57,11 @@ fi
 mount_same "$kb"
 in_root "$TOP" "gcc -O2 -Wall -o $st/btf-load-bench scripts/btf-load-bench.c"
 chain=${BTT_BENCH_CHAIN:-3000}
+fwd=${BTT_BENCH_FWD:-2000}
 {
 	echo "bench /mnt/st ./btf-load-bench ${BTT_BENCH_LOADS:-10}"
 	echo "chain /mnt/st ./btf-load-bench chain ${BTT_BENCH_LOADS:-10} $chain"
+	echo "fwd /mnt/st ./btf-load-bench fwd ${BTT_BENCH_LOADS:-10} $fwd"
 } >"$out/bench-plan"
 for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
 	for k in base patched; do
@@ -70,6 +74,9 @@ for i in $(seq "${BTT_BENCH_BOOTS:-4}"); do
 		sed -n 's/^btf_size //p' "$st/vm-bench/bench.log" | head -n1 >"$out/size-$k"
 		grep -q . "$st/vm-bench/chain.log" 2>/dev/null || die "chain benchmark boot $k/$i produced no output"
 		sed -n "s/^chain_load_ns /$k /p" "$st/vm-bench/chain.log" >>"$out/chain.txt"
+		grep -q . "$st/vm-bench/fwd.log" 2>/dev/null || die "fwd benchmark boot $k/$i produced no output"
+		sed -n "s/^fwd_load_ns /$k /p" "$st/vm-bench/fwd.log" >>"$out/fwd.txt"
+		sed -n "s/^fwd_load_err /$k /p" "$st/vm-bench/fwd.log" | head -n 2 >"$out/fwd-err-$k"
 		# Every boot's logs stay: vm-bench is reused by the next boot.
 		mkdir -p "$out/boots"; cp -a "$st/vm-bench" "$out/boots/$k-$i"
 	done
@@ -93,15 +100,18 @@ print("  per boot pair (patched/base medians): " + " ".join(f"{r:.3f}" for r in 
       f"; median {statistics.median(pairs):.3f}")
 PY
 echo "vmlinux BTF size: base $(cat "$out/size-base") bytes, patched $(cat "$out/size-patched") bytes"
-# Linear, not chain length times structs: t(2*LEN) / t(LEN) <= 2.2.
-python3 - "$out/chain.txt" "$chain" <<'PY'
+# Linear, not chain length times structs: t(2*LEN) / t(LEN) <= 2.2, for
+# the shared chain and for the structs with a FWD kptr pointee (which the
+# unpatched kernel refuses: its refusal is timed).
+ratio() {
+	python3 - "$1" "$2" "$3" <<'PY'
 import statistics, sys
 d = {}
 for k, n, v in (l.split() for l in open(sys.argv[1])):
     d.setdefault((k, int(n)), []).append(int(v))
 n = int(sys.argv[2])
 bad = 0
-print(f"BPF_BTF_LOAD of N structs sharing an N-long chain, N={n} and {2*n}, interleaved:")
+print(f"BPF_BTF_LOAD of {sys.argv[3]}, N={n} and {2*n}, interleaved:")
 for k in ("base", "patched"):
     a, b = statistics.median(d[(k, n)]), statistics.median(d[(k, 2 * n)])
     r = b / a
@@ -109,4 +119,10 @@ for k in ("base", "patched"):
     print(f"  {k:7s} median {a/1e6:.2f} ms / {b/1e6:.2f} ms, ratio t(2N)/t(N) {r:.2f}{'  OVER 2.2' if r > 2.2 else ''}")
 sys.exit(1 if bad else 0)
 PY
+}
+ratio "$out/chain.txt" "$chain" "N structs sharing an N-long chain" || rc=1
+ratio "$out/fwd.txt" "$fwd" "N structs with a kptr to FWD task_struct" || rc=1
+for k in base patched; do
+	[ ! -s "$out/fwd-err-$k" ] || echo "  $k refuses the FWD BTF: $(awk '{ printf "N=%s errno %s; ", $2, $3 }' "$out/fwd-err-$k")"
+done
 exit "$rc"

@@ -5,10 +5,16 @@
  *        interleaved: LEN structs whose member shares one LEN-long run of
  *        CONST, TYPEDEF and TYPE_TAG, and the same for 2*LEN; prints
  *        "chain_load_ns LEN ns" lines.  A kptr tag turns the kptr scan on.
+ *        btf-load-bench fwd N LEN: the same with LEN and 2*LEN structs
+ *        { struct bpf_spin_lock l; PTR -> TAG(kptr_untrusted) -> FWD
+ *        task_struct p; }; prints "fwd_load_ns LEN ns" lines (a kernel
+ *        that refuses this BTF is timed too: "fwd_load_err LEN errno").
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,19 +74,58 @@ static size_t chain_btf(char *buf, int len)
 	return sizeof(*h) + h->type_len + h->str_len;
 }
 
-static int chain_bench(int n, int len)
+/* The BTF of "fwd" mode, in @buf; returns its size. */
+static size_t fwd_btf(char *buf, int len)
 {
-	int i, k, fd, lens[2] = { len, 2 * len };
+	static const char str[] = "\0int\0bpf_spin_lock\0val\0task_struct\0kptr_untrusted\0s\0l\0p";
+	struct btf_header *h = (void *)buf;
+	unsigned int *p = (void *)(h + 1), *start = p;
+	int i;
+
+	/* 1 int, 2 struct bpf_spin_lock, 3 FWD task_struct,
+	 * 4 TAG kptr_untrusted -> 3, 5 PTR -> 4
+	 */
+	put(&p, 1, INFO(BTF_KIND_INT, 0), 4);
+	*p++ = (BTF_INT_SIGNED << 24) | 32;
+	put(&p, 5, INFO(BTF_KIND_STRUCT, 1), 4);
+	put(&p, 19, 1, 0);
+	put(&p, 23, INFO(BTF_KIND_FWD, 0), 0);
+	put(&p, 35, INFO(BTF_KIND_TYPE_TAG, 0), 3);
+	put(&p, 0, INFO(BTF_KIND_PTR, 0), 4);
+	for (i = 0; i < len; i++) {
+		put(&p, 50, INFO(BTF_KIND_STRUCT, 2), 16);
+		put(&p, 52, 2, 0);
+		put(&p, 54, 5, 64);
+	}
+	memset(h, 0, sizeof(*h));
+	h->magic = BTF_MAGIC;
+	h->version = BTF_VERSION;
+	h->hdr_len = sizeof(*h);
+	h->type_len = (char *)p - (char *)start;
+	h->str_off = h->type_len;
+	h->str_len = sizeof(str);
+	memcpy(p, str, sizeof(str));
+	return sizeof(*h) + h->type_len + h->str_len;
+}
+
+/* N loads each of the BTFs that @build makes for LEN and 2*LEN,
+ * interleaved; prints "@mode_load_ns LEN ns" per load.  With @may_fail a
+ * refused load is timed as well, and its errno printed once.
+ */
+static int pair_bench(const char *mode, size_t (*build)(char *, int), bool may_fail,
+		      int n, int len)
+{
+	int i, k, fd, lens[2] = { len, 2 * len }, said[2] = {};
 	union bpf_attr attr;
 	char *buf[2];
 	size_t sz[2];
 	long long t0;
 
 	for (k = 0; k < 2; k++) {
-		buf[k] = malloc(64 + 40 * (size_t)lens[k] + 64);
+		buf[k] = malloc(128 + 40 * (size_t)lens[k] + 128);
 		if (!buf[k])
 			return 1;
-		sz[k] = chain_btf(buf[k], lens[k]);
+		sz[k] = build(buf[k], lens[k]);
 	}
 	for (i = 0; i < 2 * n; i++) {
 		k = i % 2;
@@ -89,12 +134,15 @@ static int chain_bench(int n, int len)
 		attr.btf_size = sz[k];
 		t0 = now_ns();
 		fd = syscall(__NR_bpf, BPF_BTF_LOAD, &attr, sizeof(attr));
-		if (fd < 0) {
-			perror("BPF_BTF_LOAD (chain)");
+		if (fd < 0 && !may_fail) {
+			fprintf(stderr, "BPF_BTF_LOAD (%s): %s\n", mode, strerror(errno));
 			return 1;
 		}
-		printf("chain_load_ns %d %lld\n", lens[k], now_ns() - t0);
-		close(fd);
+		printf("%s_load_ns %d %lld\n", mode, lens[k], now_ns() - t0);
+		if (fd < 0 && !said[k]++)
+			printf("%s_load_err %d %d\n", mode, lens[k], errno);
+		if (fd >= 0)
+			close(fd);
 	}
 	return 0;
 }
@@ -109,7 +157,9 @@ int main(int argc, char **argv)
 	char *buf;
 
 	if (argc > 3 && !strcmp(argv[1], "chain"))
-		return chain_bench(atoi(argv[2]), atoi(argv[3]));
+		return pair_bench("chain", chain_btf, false, atoi(argv[2]), atoi(argv[3]));
+	if (argc > 3 && !strcmp(argv[1], "fwd"))
+		return pair_bench("fwd", fwd_btf, true, atoi(argv[2]), atoi(argv[3]));
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		perror(path);
