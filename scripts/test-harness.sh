@@ -267,16 +267,16 @@ cp -r "$(series_dir)" "$tmp/spw"
 first() { ls "$sp"/"$1"-*.patch; }
 sed -i '0,/^Subject: \[RFC PATCH bpf-next 05/s//Subject: [PATCH bpf-next 05/' "$(first 0005)"
 sed -i 's/^Signed-off-by: .*/Signed-off-by: t <t@t>/' "$(first 0003)"
-awk '!d && /^\+[^+]/ { print $0 " "; d = 1; next } { print }' "$(first 0020)" >"$tmp/p1" && cp "$tmp/p1" "$(first 0020)"
+awk '!d && /^\+[^+]/ { print $0 " "; d = 1; next } { print }' "$(first 0021)" >"$tmp/p1" && cp "$tmp/p1" "$(first 0021)"
 sed -i -e 's/^base-commit: .*/base-commit: 0000000000000000000000000000000000000000/' \
 	-e '0,/^Subject: \[RFC PATCH bpf-next 00/s//Subject: [RFC PATCH bpf-next v2 00/' \
 	-e '/^    linux-doc@vger.kernel.org,$/d' "$sp/0000-cover-letter.patch"
 sed 's|^F:\tkernel/bpf/btf_tags.c$|F:\tkernel/bpf/btf_tags_gone.c|' "$TOP/MAINTAINERS" >"$tmp/maint"
 spout=$(BTT_PATCHES=$sp BTT_MAINTAINERS=$tmp/maint bash "$s/send-prep.sh" 2>&1) || true
 sp_fails() { grep -qE -- "^FAIL - sendprep: $1" <<<"$spout"; }
-check "sendprep: an RFC patch without the RFC prefix" sp_fails "subject prefixes:.*0005-[^:]*: '\[PATCH bpf-next 05/20\]' \(want '\[RFC PATCH bpf-next v2 05/20\]'\)"
+check "sendprep: an RFC patch without the RFC prefix" sp_fails "subject prefixes:.*0005-[^:]*: '\[PATCH bpf-next 05/21\]' \(want '\[RFC PATCH bpf-next v2 05/21\]'\)"
 check "sendprep: a sign-off that is not the author's" sp_fails "no Signed-off-by of the author: 0003-"
-check "sendprep: trailing whitespace" sp_fails "git am --whitespace=error: 0020-.*trailing whitespace"
+check "sendprep: trailing whitespace" sp_fails "git am --whitespace=error: 0021-.*trailing whitespace"
 check "sendprep: another base-commit" sp_fails "base-commit '0{40}' is not the base tree's"
 check "sendprep: v2 without a changelog" sp_fails "v2: the cover letter has no 'Changes in v2'"
 check "sendprep: To/Cc not get_maintainer.pl's" sp_fails "the cover letter's To/Cc differs.*> +linux-doc@vger.kernel.org"
@@ -297,8 +297,8 @@ check "sendprep: a prerequisite-patch-id that is not the prerequisite's" sp_fail
 # series-same: a changed line in a 7.2.y override is named, and so is an
 # override that has the primary patch's own context.
 cp -r "$TOP/patches" "$tmp/same"
-sed -i '0,/^+[^+]/s/^+[^+].*/&x/' "$(ls "$tmp"/same/7.2/0011-*.patch)"
-expect "series-same: another added line" "/7.2/0011-.* makes other changes than " bash "$s/series-same.sh" "$tmp/same"
+sed -i '0,/^+[^+]/s/^+[^+].*/&x/' "$(ls "$tmp"/same/7.2/0012-*.patch)"
+expect "series-same: another added line" "/7.2/0012-.* makes other changes than " bash "$s/series-same.sh" "$tmp/same"
 rm -r "$tmp/same"; cp -r "$TOP/patches" "$tmp/same"; cp "$tmp"/same/0001-*.patch "$tmp/same/7.2/"
 expect "series-same: an override with the primary's context" "/7.2/0001-.* has the context of .*: not an override" bash "$s/series-same.sh" "$tmp/same"
 
@@ -323,13 +323,13 @@ newcomer() {
 	[ "$(grep -c . <<<"$script")" -ge 10 ] || { echo "README.md has no newcomer block"; return 1; }
 	script=$(awk '/# long/ { split($0, w, " "); print "scripts/btt help | grep \"^  " w[2] " \" >/dev/null"; next } { print }' <<<"$script")
 	(cd "$top" && BTT_CACHE=$c BTT_ROOT=$ROOT bash -euo pipefail -c "$script") || { echo "the README block failed"; return 1; }
-	for f in "$top"/patches/0011-*.patch "$top"/patches/7.2/0011-*.patch; do
+	for f in "$top"/patches/0012-*.patch "$top"/patches/7.2/0012-*.patch; do
 		grep -q 'split BTF reads chains in its base BTF type tag convention' "$f" || { echo "${f#"$top"/}: the change is not there"; bad=1; }
 	done
 	# Elsewhere in the series only index lines may change (blob ids after the edit).
 	f=$(git -C "$top" status --porcelain | awk '{ print $2 }' | grep -v '^patches/' || true)
 	[ -z "$f" ] || { echo "files outside patches/ changed: $f"; bad=1; }
-	f=$(git -C "$top" diff -U0 -- patches ':!patches/*0011-*' ':!patches/7.2/*0011-*' | grep '^[-+]' |
+	f=$(git -C "$top" diff -U0 -- patches ':!patches/*0012-*' ':!patches/7.2/*0012-*' | grep '^[-+]' |
 		grep -v '^\(+++\|---\) \|^[-+]index \|^[-+]Date: ' | head -n 3 || true)
 	[ -z "$f" ] || { echo "other patches changed: $f"; bad=1; }
 	return "$bad"
