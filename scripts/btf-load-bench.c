@@ -39,6 +39,23 @@ static void put(unsigned int **p, unsigned int a, unsigned int b, unsigned int c
 
 #define INFO(kind, vlen) (((kind) << 24) | (vlen))
 
+/* The header of BTF whose types are [@start, @end), with the strings @str
+ * after them; returns the size of it all.
+ */
+static size_t finish(struct btf_header *h, unsigned int *start, unsigned int *end,
+		     const char *str, size_t str_len)
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = BTF_MAGIC;
+	h->version = BTF_VERSION;
+	h->hdr_len = sizeof(*h);
+	h->type_len = (char *)end - (char *)start;
+	h->str_off = h->type_len;
+	h->str_len = str_len;
+	memcpy(end, str, str_len);
+	return sizeof(*h) + h->type_len + h->str_len;
+}
+
 /* The BTF of "chain" mode, in @buf; returns its size. */
 static size_t chain_btf(char *buf, int len)
 {
@@ -63,15 +80,7 @@ static size_t chain_btf(char *buf, int len)
 		put(&p, 33, INFO(BTF_KIND_STRUCT, 1), 8);
 		put(&p, 35, 4 + len, 0);
 	}
-	memset(h, 0, sizeof(*h));
-	h->magic = BTF_MAGIC;
-	h->version = BTF_VERSION;
-	h->hdr_len = sizeof(*h);
-	h->type_len = (char *)p - (char *)start;
-	h->str_off = h->type_len;
-	h->str_len = sizeof(str);
-	memcpy(p, str, sizeof(str));
-	return sizeof(*h) + h->type_len + h->str_len;
+	return finish(h, start, p, str, sizeof(str));
 }
 
 /* The BTF of "fwd" mode, in @buf; returns its size. */
@@ -97,15 +106,7 @@ static size_t fwd_btf(char *buf, int len)
 		put(&p, 52, 2, 0);
 		put(&p, 54, 5, 64);
 	}
-	memset(h, 0, sizeof(*h));
-	h->magic = BTF_MAGIC;
-	h->version = BTF_VERSION;
-	h->hdr_len = sizeof(*h);
-	h->type_len = (char *)p - (char *)start;
-	h->str_off = h->type_len;
-	h->str_len = sizeof(str);
-	memcpy(p, str, sizeof(str));
-	return sizeof(*h) + h->type_len + h->str_len;
+	return finish(h, start, p, str, sizeof(str));
 }
 
 /* N loads each of the BTFs that @build makes for LEN and 2*LEN,

@@ -48,14 +48,33 @@ static int roundtrip_byte(int btf_fd, int int_id, int val_id, __u32 sz, __u32 of
 	return ret ? -errno : out[off];
 }
 
+/* Load @btf and check a value @val of @sz bytes in an array map, updated
+ * and looked up with @flags: the special field at 0 reads back as zero,
+ * the bitfields at @bits as written.
+ */
+static void check_field_kept(struct btf *btf, int int_id, int val, __u32 sz, __u32 bits,
+			     __u64 flags, const char *field)
+{
+	char log[4096];
+	int btf_fd;
+
+	btf_fd = load_btf(btf, log, sizeof(log));
+	if (!ASSERT_GE(btf_fd, 0, "load")) {
+		printf("log: %s\n", log);
+		return;
+	}
+	ASSERT_EQ(roundtrip_byte(btf_fd, int_id, val, sz, 0, flags), 0, field);
+	ASSERT_EQ(roundtrip_byte(btf_fd, int_id, val, sz, bits, flags), 0xff, "bitfields");
+	close(btf_fd);
+}
+
 /* struct val { struct bpf_spin_lock lock; int a:3, b:5; }: a value with a
  * spin lock and bitfields that do not start a byte.  Its BTF failed to
  * load with -EINVAL, and BPF_F_LOCK needs the lock to be found.
  */
 static void test_bitfield_spin_lock(void)
 {
-	int btf_fd, int_id, lock, val, ret;
-	char log[4096];
+	int int_id, lock, val;
 	struct btf *btf;
 
 	btf = btf__new_empty();
@@ -68,18 +87,7 @@ static void test_bitfield_spin_lock(void)
 	btf__add_field(btf, "lock", lock, 0, 0);
 	btf__add_field(btf, "a", int_id, 32, 3);
 	btf__add_field(btf, "b", int_id, 35, 5);
-	btf_fd = load_btf(btf, log, sizeof(log));
-	if (!ASSERT_GE(btf_fd, 0, "load")) {
-		printf("log: %s\n", log);
-		goto out;
-	}
-	/* The lock reads as zero, the bitfields as written. */
-	ret = roundtrip_byte(btf_fd, int_id, val, 8, 0, BPF_F_LOCK);
-	ASSERT_EQ(ret, 0, "lock");
-	ret = roundtrip_byte(btf_fd, int_id, val, 8, 4, BPF_F_LOCK);
-	ASSERT_EQ(ret, 0xff, "bitfields");
-	close(btf_fd);
-out:
+	check_field_kept(btf, int_id, val, 8, 4, BPF_F_LOCK, "lock");
 	btf__free(btf);
 }
 
@@ -88,8 +96,7 @@ out:
  */
 static void test_bitfield_timer(void)
 {
-	int btf_fd, int_id, long_id, timer, val, ret;
-	char log[4096];
+	int int_id, long_id, timer, val;
 	struct btf *btf;
 
 	btf = btf__new_empty();
@@ -104,17 +111,7 @@ static void test_bitfield_timer(void)
 	btf__add_field(btf, "t", timer, 0, 0);
 	btf__add_field(btf, "a", int_id, 128, 3);
 	btf__add_field(btf, "b", int_id, 131, 5);
-	btf_fd = load_btf(btf, log, sizeof(log));
-	if (!ASSERT_GE(btf_fd, 0, "load")) {
-		printf("log: %s\n", log);
-		goto out;
-	}
-	ret = roundtrip_byte(btf_fd, int_id, val, 24, 0, 0);
-	ASSERT_EQ(ret, 0, "timer");
-	ret = roundtrip_byte(btf_fd, int_id, val, 24, 16, 0);
-	ASSERT_EQ(ret, 0xff, "bitfields");
-	close(btf_fd);
-out:
+	check_field_kept(btf, int_id, val, 24, 16, 0, "timer");
 	btf__free(btf);
 }
 

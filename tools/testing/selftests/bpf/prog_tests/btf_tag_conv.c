@@ -768,6 +768,29 @@ static void test_chain_cap(void)
 	}
 }
 
+/* The types of a value with a kptr to a kernel struct without a
+ * destructor kfunc next to a spin lock: int, long, struct file (in
+ * vmlinux) and struct bpf_spin_lock, in that order.
+ */
+struct file_lock_ids {
+	int int_id, long_id, file, lock;
+};
+
+static struct btf *btf_file_lock(struct file_lock_ids *ids)
+{
+	struct btf *btf = btf__new_empty();
+
+	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		return NULL;
+	ids->int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	ids->long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	ids->file = btf__add_struct(btf, "file", 8);
+	btf__add_field(btf, "a", ids->long_id, 0, 0);
+	ids->lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+	btf__add_field(btf, "val", ids->int_id, 0, 0);
+	return btf;
+}
+
 /* Kptrs that the legacy reading sees as data (behind a typedef, a CONST
  * or a type tag), to a kernel struct without a destructor (struct file),
  * in a struct that is not a map value, alone or next to a spin lock.
@@ -779,29 +802,23 @@ static void test_legacy_kptr_no_dtor(void)
 	static const char * const chains[] = {
 		"D>P>T:kptr>S", "C>P>T:kptr>S", "T:kptr>P>S",
 	};
-	int i, with_lock, fd, int_id, long_id, file, lock, f, holder;
+	int i, with_lock, fd, f, holder;
+	struct file_lock_ids t;
 	char log[4096];
 	struct btf *btf;
 
 	for (i = 0; i < ARRAY_SIZE(chains); i++) {
 		for (with_lock = 0; with_lock < 2; with_lock++) {
-			btf = btf__new_empty();
-			if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+			btf = btf_file_lock(&t);
+			if (!btf)
 				return;
-			int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-			long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
-			/* In vmlinux, and without a destructor kfunc */
-			file = btf__add_struct(btf, "file", 8);
-			btf__add_field(btf, "a", long_id, 0, 0);
-			lock = btf__add_struct(btf, "bpf_spin_lock", 4);
-			btf__add_field(btf, "val", int_id, 0, 0);
-			f = btf_tag_add_chain(btf, chains[i], file, lock, -1, int_id);
+			f = btf_tag_add_chain(btf, chains[i], t.file, t.lock, -1, t.int_id);
 			holder = btf__add_struct(btf, "holder", 16);
 			btf__add_field(btf, "f", f, 0, 0);
 			if (with_lock)
-				btf__add_field(btf, "lock", lock, 64, 0);
+				btf__add_field(btf, "lock", t.lock, 64, 0);
 			else
-				btf__add_field(btf, "x", long_id, 64, 0);
+				btf__add_field(btf, "x", t.long_id, 64, 0);
 			ASSERT_GT(holder, 0, "holder");
 			fd = btf_tag_load(btf, 0, log, sizeof(log));
 			if (ASSERT_GE(fd, 0, chains[i])) {
@@ -1208,32 +1225,27 @@ out:
  */
 static void test_graph_root_refused_node(void)
 {
-	int fd, int_id, long_id, file, lock, head, node, tag, fp, b, a;
+	int fd, head, node, tag, fp, b, a;
+	struct file_lock_ids t;
 	char log[8192];
 	struct btf *btf;
 
-	btf = btf__new_empty();
-	if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+	btf = btf_file_lock(&t);
+	if (!btf)
 		return;
-	int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-	long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
-	file = btf__add_struct(btf, "file", 8);
-	btf__add_field(btf, "a", long_id, 0, 0);
-	lock = btf__add_struct(btf, "bpf_spin_lock", 4);
-	btf__add_field(btf, "val", int_id, 0, 0);
 	head = btf__add_struct(btf, "bpf_list_head", 16);
-	btf__add_field(btf, "a", long_id, 0, 0);
-	btf__add_field(btf, "b", long_id, 64, 0);
+	btf__add_field(btf, "a", t.long_id, 0, 0);
+	btf__add_field(btf, "b", t.long_id, 64, 0);
 	node = btf__add_struct(btf, "bpf_list_node", 24);
-	btf__add_field(btf, "a", long_id, 0, 0);
-	fp = btf_tag_add_chain(btf, "D>P>T:kptr>S", file, lock, -1, int_id);
+	btf__add_field(btf, "a", t.long_id, 0, 0);
+	fp = btf_tag_add_chain(btf, "D>P>T:kptr>S", t.file, t.lock, -1, t.int_id);
 	tag = btf__add_type_tag(btf, "foo", node);
 	b = btf__add_struct(btf, "B", 32);
 	btf__add_field(btf, "node", tag, 0, 0);
 	btf__add_field(btf, "f", fp, 192, 0);
 	tag = btf__add_type_tag(btf, "foo", head);
 	a = btf__add_struct(btf, "A", 24);
-	btf__add_field(btf, "l", lock, 0, 0);
+	btf__add_field(btf, "l", t.lock, 0, 0);
 	btf__add_field(btf, "h", tag, 64, 0);
 	btf__add_decl_tag(btf, "contains:B:node", a, 1);
 	ASSERT_GT(b, 0, "B");
@@ -1326,33 +1338,28 @@ static size_t btf_log_base_len(const char *log)
  */
 static void test_small_btf_log(void)
 {
-	int fd, k, int_id, long_id, file, lock, f, holder;
 	char log[8192], small[8192];
+	struct file_lock_ids t;
+	int fd, k, f, holder;
 	const void *raw;
 	__u32 raw_sz;
 	struct btf *btf;
 	size_t len;
 
 	for (k = 0; k < 2; k++) {
-		btf = btf__new_empty();
-		if (!ASSERT_OK_PTR(btf, "btf__new_empty"))
+		btf = btf_file_lock(&t);
+		if (!btf)
 			return;
-		int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
-		long_id = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
-		file = btf__add_struct(btf, "file", 8);
-		btf__add_field(btf, "a", long_id, 0, 0);
-		lock = btf__add_struct(btf, "bpf_spin_lock", 4);
-		btf__add_field(btf, "val", int_id, 0, 0);
 		if (k == 0) {
-			f = btf_tag_add_chain(btf, "D>P>T:kptr>S", file, lock, -1, int_id);
+			f = btf_tag_add_chain(btf, "D>P>T:kptr>S", t.file, t.lock, -1, t.int_id);
 		} else {
 			/* node's own const kptr, as in test_self_kptr() */
 			holder = btf__type_cnt(btf) + 3;
-			f = btf_tag_add_chain(btf, "C>P>T:kptr>S", holder, lock, -1, int_id);
+			f = btf_tag_add_chain(btf, "C>P>T:kptr>S", holder, t.lock, -1, t.int_id);
 		}
 		holder = btf__add_struct(btf, "holder", 16);
 		btf__add_field(btf, "f", f, 0, 0);
-		btf__add_field(btf, "lock", lock, 64, 0);
+		btf__add_field(btf, "lock", t.lock, 64, 0);
 		fd = btf_tag_load(btf, 0, log, sizeof(log));
 		if (!ASSERT_GE(fd, 0, "load")) {
 			printf("log: %s\n", log);
