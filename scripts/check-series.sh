@@ -24,17 +24,18 @@ for d in $(prereq_dirs) "$pd"; do
 	fi
 done
 "$TOP/scripts/apply.sh"
-# Each prerequisite series also applies alone (it is mailed to another tree).
-for d in $(prereq_dirs); do
+# The prerequisite series also apply alone (they are mailed to another tree).
+mapfile -t pre < <(prereq_patches)
+if [ ${#pre[@]} -gt 0 ]; then
 	base_worktree "$src" "$src.prereq"
 	git -C "$src.prereq" am --abort >/dev/null 2>&1 || true
 	git -C "$src.prereq" checkout -q -f --detach base
-	for p in $(list_file "$d/series"); do
-		out=$(git -C "$src.prereq" am -q "$d/$p" 2>&1) ||
-			die "${d#"$TOP"/}/$p does not apply to $BASE without the series: $out"
+	for p in "${pre[@]}"; do
+		out=$(git -C "$src.prereq" am -q "$p" 2>&1) ||
+			die "${p#"$TOP"/} does not apply to $BASE without the series: $out"
 	done
-	echo "${d#"$TOP"/}: $(list_file "$d/series" | wc -l) patches apply alone on $(git -C "$src" log -1 --format=%s base)"
-done
+	echo "$(prereq_dirs | sed "s|^$TOP/||" | paste -sd' '): ${#pre[@]} patches apply alone on $(git -C "$src" log -1 --format=%s base)"
+fi
 need_sid_root
 mount_same "$TOP"
 # checkpatch: every patch of the primary base's series dirs; a base with

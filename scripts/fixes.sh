@@ -41,8 +41,8 @@ list_file "$(base_config selftests.list)" | while read -r t rest; do
 	[ ! -f "$st/prog_tests/$t.c" ] || echo "$t $rest"
 done >"$out/list"
 # The fixes' own tests: those the prerequisite series adds.
-for p in $(list_file "$pre/series"); do
-	sed -n 's|^+++ b/tools/testing/selftests/bpf/prog_tests/\(.*\)\.c$|\1|p' "$pre/$p"
+for p in $(prereq_patches); do
+	sed -n 's|^+++ b/tools/testing/selftests/bpf/prog_tests/\(.*\)\.c$|\1|p' "$p"
 done | sort -u >"$out/own"
 [ -s "$out/own" ] || die "${pre#"$TOP"/} adds no prog_tests/*.c"
 missing=$(grep -vxF -f <(awk '{ print $1 }' "$out/list") "$out/own" || true)

@@ -266,14 +266,20 @@ is_prereq() {
 	list_file "$BASES" | awk '{ print $8 }' | tr , '\n' | grep -qxF "${1#"$TOP"/}"
 }
 
-# series_patches: BASE's patches in order, as paths: those of prereq_dirs,
-# then each name of series_dir's series file, from the first of series_dirs
-# that has it.
-series_patches() {
+# prereq_patches: the patches of prereq_dirs in order, as paths.
+prereq_patches() {
 	local p d
 	for d in $(prereq_dirs); do
 		for p in $(list_file "$d/series"); do echo "$d/$p"; done
 	done
+}
+
+# series_patches: BASE's patches in order, as paths: prereq_patches, then
+# each name of series_dir's series file, from the first of series_dirs that
+# has it.
+series_patches() {
+	local p d
+	prereq_patches
 	for p in $(list_file "$(series_dir)/series"); do
 		for d in $(series_dirs); do
 			if [ -f "$d/$p" ]; then echo "$d/$p"; continue 2; fi

@@ -126,8 +126,7 @@ git -C "$wt" am --abort >/dev/null 2>&1 || true
 git -C "$wt" checkout -q -f --detach base
 # The prerequisite series first (config/bases PREREQ), also under a copy of
 # the series (BTT_PATCHES), but not under the prerequisite itself.
-mapfile -t pre < <(is_prereq "$pd" || for d in $(BTT_PATCHES= prereq_dirs); do
-	for p in $(list_file "$d/series"); do echo "$d/$p"; done; done)
+mapfile -t pre < <(is_prereq "$pd" || BTT_PATCHES= prereq_patches)
 badw=
 for f in "${pre[@]}"; do
 	git -C "$wt" am -q "$f" >/dev/null 2>&1 || { badw="prerequisite ${f#"$TOP"/} does not apply"; break; }
