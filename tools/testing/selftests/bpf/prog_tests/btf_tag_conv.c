@@ -1166,8 +1166,8 @@ static void test_fields_fail_together(void)
 /* Without the flag a map is created whatever the size of its map-create
  * log, as before: a plain value, a struct without special fields and a
  * struct whose two timers are ignored, each with no log, a 1-byte and a
- * 32-byte log.  A note that does not fit the log is dropped rather than
- * truncated into -ENOSPC, and a plain value, which has no fields to
+ * 32-byte log.  A note that does not fit the log is not written, so it
+ * cannot turn into -ENOSPC, and a plain value, which has no fields to
  * ignore, gets no note at all.
  */
 static void test_small_map_log(void)
